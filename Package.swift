@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "RawCodable",
+    products: [
+        .library(name: "RawCoding", targets: ["RawCoding"]),
+        .executable(name: "rawcoding", targets: ["rawcoding"]),
+    ],
+    targets: [
+        .target(name: "RawCoding"),
+        .executableTarget(name: "rawcoding", dependencies: ["RawCoding"]),
+        // Not a product: the naive snippet that crashes, and the same model made safe.
+        // The trap tests run it as a child process.
+        .executableTarget(name: "TrapDemo", dependencies: ["RawCoding"]),
+        .testTarget(
+            name: "RawCodingTests",
+            dependencies: ["RawCoding", "rawcoding", "TrapDemo"]
+        ),
+    ]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

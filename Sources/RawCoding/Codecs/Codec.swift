@@ -1,0 +1,98 @@
+import Foundation
+
+/// Turns `Encodable` values into bytes and bytes back into `Decodable` values.
+///
+/// Codecs are small `Sendable` values; the built-in ones are reachable as static members, so a
+/// call site reads as the format it uses:
+///
+/// ```swift
+/// let data = try codec.encode(settings)                 // codec: some Codec = .json
+/// let back = try codec.decode(Settings.self, from: data)
+/// let binary: some Codec = .propertyList(.binary)
+/// ```
+///
+/// Every codec round-trips top-level scalars (`Int`, `String`, `Bool`, `Double`, `Date`,
+/// `Data`, optionals), and every failure is thrown as a ``RawCodingError`` carrying the coding
+/// path and the underlying error.
+public protocol Codec: Sendable {
+    /// Encodes `value`.
+    /// - Parameter value: The value to encode.
+    /// - Returns: The encoded bytes.
+    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/encodingFailed`` or
+    ///   ``RawCodingError/Kind/recursionTrap``.
+    func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data
+
+    /// Decodes a value of `type` from `data`.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - data: Bytes in this codec's format.
+    /// - Returns: The decoded value.
+    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/decodingFailed``,
+    ///   ``RawCodingError/Kind/limitExceeded`` or ``RawCodingError/Kind/recursionTrap``.
+    func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value
+}
+
+/// A ``Codec`` whose format is text, so it can also encode to and decode from `String`.
+///
+/// `RawCodable` and `RawStringCodable` use a `StringCodec` for their `rawValue`.
+public protocol StringCodec: Codec {
+    /// Encodes `value` as text.
+    /// - Parameter value: The value to encode.
+    /// - Returns: The encoded text.
+    /// - Throws: ``RawCodingError``, as ``Codec/encode(_:)``.
+    func encodeToString<Value: Encodable>(_ value: Value) throws(RawCodingError) -> String
+
+    /// Decodes a value of `type` from `string`.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - string: Text in this codec's format.
+    /// - Returns: The decoded value.
+    /// - Throws: ``RawCodingError``, as ``Codec/decode(_:from:)``.
+    func decode<Value: Decodable>(_ type: Value.Type, from string: String) throws(RawCodingError) -> Value
+}
+
+extension Codec {
+    /// Runs an encode inside a recursion-guard scope and wraps any failure in a ``RawCodingError``.
+    func guardedEncode<Value: Encodable>(
+        _ value: Value, _ body: (Value) throws -> Data
+    ) throws(RawCodingError) -> Data {
+        RecursionGuard.openScope()
+        let data: Data
+        do {
+            data = try body(value)
+        } catch {
+            if let parked = RecursionGuard.closeScope() { throw parked }
+            throw RawCodingError.encoding(error, of: Value.self)
+        }
+        if let parked = RecursionGuard.closeScope() { throw parked }
+        return data
+    }
+
+    /// Checks the input size, then runs a decode inside a recursion-guard scope, wrapping any
+    /// failure in a ``RawCodingError``.
+    func guardedDecode<Value: Decodable>(
+        _ type: Value.Type, from data: Data, limits: Limits, _ body: (Data) throws -> Value
+    ) throws(RawCodingError) -> Value {
+        try limits.checkInputSize(data.count, decoding: type)
+        RecursionGuard.openScope()
+        let value: Value
+        do {
+            value = try body(data)
+        } catch {
+            if let parked = RecursionGuard.closeScope() { throw parked }
+            throw RawCodingError.decoding(error, of: Value.self)
+        }
+        if let parked = RecursionGuard.closeScope() { throw parked }
+        return value
+    }
+}
+
+extension StringCodec {
+    /// Decodes from UTF-8 text after checking its size against `limits`.
+    func decodeText<Value: Decodable>(
+        _ type: Value.Type, from string: String, limits: Limits
+    ) throws(RawCodingError) -> Value {
+        try limits.checkInputSize(string.utf8.count, decoding: type)
+        return try decode(type, from: Data(string.utf8))
+    }
+}

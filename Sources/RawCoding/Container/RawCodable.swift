@@ -1,0 +1,86 @@
+/// Any `Codable` value, `RawRepresentable` as a `String`: storable wherever only strings fit.
+///
+/// Use it with SwiftUI's `@AppStorage`, a key-value store or a text column:
+///
+/// ```swift
+/// struct Settings: Codable, Equatable { var theme = "dark"; var fontSize = 14 }
+///
+/// @AppStorage("settings") var settings = RawCodable(Settings())
+/// settings.fontSize += 1               // dynamic member lookup reaches Settings' properties
+/// ```
+///
+/// - `rawValue` is canonical JSON: compact, keys sorted by UTF-8 bytes, `/` unescaped, the same
+///   bytes for equal values on every run. A type can choose another codec with
+///   ``CustomRawValueCodec``.
+/// - `init?(rawValue:)` returns `nil` for malformed, wrong-shaped, empty or oversized input;
+///   ``init(decoding:)`` throws a ``RawCodingError`` that says why and where.
+/// - Inside another `Codable` type, a `RawCodable<Settings>` encodes exactly as `Settings`
+///   would (never as an escaped JSON string), so it never reaches the recursion trap.
+@dynamicMemberLookup
+public struct RawCodable<Value: Codable>: RawRepresentable {
+    /// The stored value.
+    public var wrappedValue: Value
+
+    /// Wraps a value.
+    /// - Parameter value: The value to store.
+    public init(_ value: Value) {
+        self.wrappedValue = value
+    }
+
+    /// The codec used for ``rawValue``: `Value`'s ``CustomRawValueCodec`` choice, or `.json`.
+    public static var codec: any StringCodec { rawValueCodec(for: Value.self) }
+
+    /// The value encoded with ``codec``: canonical JSON by default.
+    ///
+    /// This property cannot throw. If `Value`'s `encode(to:)` throws, the failure is reported
+    /// (see ``RawCodingDiagnostics``) and the result is the empty string, which
+    /// ``init(rawValue:)`` rejects: a value that cannot be encoded never reads back as some
+    /// other value. Call ``encodedRawValue()`` to get the error instead.
+    public var rawValue: String {
+        do {
+            return try encodedRawValue()
+        } catch {
+            RecursionGuard.park(error)
+            return ""
+        }
+    }
+
+    /// Decodes a raw value, returning `nil` when it is malformed, wrong-shaped, empty or larger
+    /// than the codec's ``Limits``. Use ``init(decoding:)`` to learn why.
+    /// - Parameter rawValue: Text produced by ``rawValue``.
+    public init?(rawValue: String) {
+        do {
+            self = try Self(decoding: rawValue)
+        } catch {
+            if error.kind == .recursionTrap { RecursionGuard.park(error) }
+            return nil
+        }
+    }
+
+    /// Decodes a raw value, throwing when it cannot.
+    /// - Parameter rawValue: Text produced by ``rawValue``.
+    /// - Throws: ``RawCodingError`` naming the coding path and the reason.
+    public init(decoding rawValue: String) throws(RawCodingError) {
+        self.wrappedValue = try Self.codec.decode(Value.self, from: rawValue)
+    }
+
+    /// The raw value, throwing instead of reporting when the value cannot be encoded.
+    /// - Returns: The same text as ``rawValue``.
+    /// - Throws: ``RawCodingError`` naming the coding path and the reason.
+    public func encodedRawValue() throws(RawCodingError) -> String {
+        try Self.codec.encodeToString(wrappedValue)
+    }
+
+    /// Reads a property of the wrapped value.
+    public subscript<Property>(dynamicMember keyPath: KeyPath<Value, Property>) -> Property {
+        wrappedValue[keyPath: keyPath]
+    }
+
+    /// Reads and writes a property of the wrapped value.
+    public subscript<Property>(dynamicMember keyPath: WritableKeyPath<Value, Property>) -> Property {
+        get { wrappedValue[keyPath: keyPath] }
+        set { wrappedValue[keyPath: keyPath] = newValue }
+    }
+}
+
+extension RawCodable: Sendable where Value: Sendable {}

@@ -1,0 +1,115 @@
+/// A type that is `Codable` and `RawRepresentable` with a `String` raw value, made safe.
+///
+/// This is what the popular snippet attempts: a model whose `rawValue` is its own JSON, so it can
+/// go into `@AppStorage` directly. The protocol supplies `rawValue` and `init?(rawValue:)`
+/// through ``CustomRawValueCodec/rawValueCodec`` (canonical JSON by default).
+///
+/// **The recursion trap.** For a type that is `Codable & RawRepresentable<String>`, the standard
+/// library's default `encode(to:)` encodes `rawValue`, and a JSON `rawValue` calls
+/// `encode(to:)` again: infinite recursion, a stack overflow. Decoding recurses the same way
+/// through `init?(rawValue:)`. A type that declares no `encode(to:)`/`init(from:)` of its own
+/// gets this protocol's defaults instead, which detect the re-entry (per thread, per type) and
+/// throw a ``RawCodingError`` of kind ``RawCodingError/Kind/recursionTrap`` that names the type
+/// and both fixes:
+///
+/// 1. store the model as ``RawCodable```<Model>` and drop the raw-value conformance, or
+/// 2. give the model its own memberwise `encode(to:)` and `init(from:)`:
+///
+/// ```swift
+/// struct Settings: RawStringCodable {
+///     var theme: String
+///     enum CodingKeys: String, CodingKey { case theme }
+///     init(theme: String) { self.theme = theme }
+///     init(from decoder: any Decoder) throws {
+///         theme = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .theme)
+///     }
+///     func encode(to encoder: any Encoder) throws {
+///         var container = encoder.container(keyedBy: CodingKeys.self)
+///         try container.encode(theme, forKey: .theme)
+///     }
+/// }
+/// ```
+///
+/// `rawValue` cannot throw: a failure there goes to the enclosing RawCoding call on the same
+/// thread if there is one, otherwise to ``RawCodingDiagnostics``, and `rawValue` returns `""`.
+/// The guard works per type: a type whose own `encode(to:)` embeds another value *of the same
+/// type* through `rawValue` is reported as a trap too.
+public protocol RawStringCodable: Codable, RawRepresentable, CustomRawValueCodec where RawValue == String {}
+
+extension RawStringCodable {
+    /// Canonical compact JSON, unless the type chooses another codec.
+    public static var rawValueCodec: JSONCodec { .json }
+
+    /// The value encoded with ``CustomRawValueCodec/rawValueCodec``; `""` if that fails (the
+    /// failure is reported, see ``RawStringCodable``).
+    public var rawValue: String {
+        if RecursionGuard.isActive(Self.self, .encoding) {
+            RecursionGuard.park(RecursionGuard.trapError(Self.self, .encoding))
+            return ""
+        }
+        RecursionGuard.enter(Self.self, .encoding)
+        defer { RecursionGuard.leave(Self.self, .encoding) }
+        do {
+            return try Self.rawValueCodec.encodeToString(self)
+        } catch {
+            RecursionGuard.park(error)
+            return ""
+        }
+    }
+
+    /// Decodes a raw value; `nil` when it does not decode. A recursion trap is reported, not
+    /// just turned into `nil`.
+    public init?(rawValue: String) {
+        if RecursionGuard.isActive(Self.self, .decoding) {
+            RecursionGuard.park(RecursionGuard.trapError(Self.self, .decoding))
+            return nil
+        }
+        RecursionGuard.enter(Self.self, .decoding)
+        defer { RecursionGuard.leave(Self.self, .decoding) }
+        do {
+            self = try Self.rawValueCodec.decode(Self.self, from: rawValue)
+        } catch {
+            if error.kind == .recursionTrap { RecursionGuard.park(error) }
+            return nil
+        }
+    }
+
+    /// The default for types without an `encode(to:)` of their own: the standard library's
+    /// behaviour (encode `rawValue` as a string), with the recursion trap turned into a thrown
+    /// ``RawCodingError``.
+    public func encode(to encoder: any Encoder) throws {
+        if RecursionGuard.isActive(Self.self, .encoding) {
+            throw RecursionGuard.trapError(Self.self, .encoding, codingPath: encoder.codingPath)
+        }
+        RecursionGuard.openScope()
+        let raw = rawValue
+        if let parked = RecursionGuard.closeScope() {
+            guard parked.kind == .recursionTrap else { throw parked }
+            throw RecursionGuard.trapError(Self.self, .encoding, codingPath: encoder.codingPath)
+        }
+        var container = encoder.singleValueContainer()
+        try container.encode(raw)
+    }
+
+    /// The default for types without an `init(from:)` of their own: the standard library's
+    /// behaviour (decode a string, then `init?(rawValue:)`), with the recursion trap turned into
+    /// a thrown ``RawCodingError``.
+    public init(from decoder: any Decoder) throws {
+        if RecursionGuard.isActive(Self.self, .decoding) {
+            throw RecursionGuard.trapError(Self.self, .decoding, codingPath: decoder.codingPath)
+        }
+        let raw = try decoder.singleValueContainer().decode(String.self)
+        RecursionGuard.openScope()
+        let decoded = Self(rawValue: raw)
+        if let parked = RecursionGuard.closeScope() {
+            guard parked.kind == .recursionTrap else { throw parked }
+            throw RecursionGuard.trapError(Self.self, .decoding, codingPath: decoder.codingPath)
+        }
+        guard let decoded else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription: "\(String(reflecting: Self.self)) cannot be initialized from raw value \(raw.debugDescription.prefix(200))"))
+        }
+        self = decoded
+    }
+}

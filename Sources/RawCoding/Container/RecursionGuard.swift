@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Per-thread bookkeeping that turns the `rawValue` ⇄ `encode(to:)` recursion trap into a
+/// thrown ``RawCodingError``.
+///
+/// Encoding and decoding are synchronous, so everything one coding operation does happens on
+/// one thread. The guard records, per thread, which ``RawStringCodable`` types are inside their
+/// own `rawValue` (encoding) or `init?(rawValue:)` (decoding). Seeing a type enter again is the
+/// trap. Because `rawValue` cannot throw, a trap found there is parked as *pending* and thrown
+/// by the nearest enclosing throwing scope (a codec call, or the protocol's default
+/// `encode(to:)`/`init(from:)`); with no such scope it goes to ``RawCodingDiagnostics``.
+enum RecursionGuard {
+    enum Direction: Sendable {
+        case encoding, decoding
+    }
+
+    final class State {
+        var encoding: [ObjectIdentifier: Int] = [:]
+        var decoding: [ObjectIdentifier: Int] = [:]
+        var throwingScopes = 0
+        var pendingTrap: RawCodingError?
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<State>.fromOpaque(pointer).release()
+        }
+        precondition(status == 0, "pthread_key_create failed (\(status)): out of thread-specific keys")
+        return key
+    }()
+
+    static var state: State {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<State>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let state = State()
+        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+        return state
+    }
+
+    /// Whether `type` is already inside its own `rawValue`/`init?(rawValue:)` on this thread.
+    static func isActive(_ type: Any.Type, _ direction: Direction) -> Bool {
+        let state = state
+        let id = ObjectIdentifier(type)
+        switch direction {
+        case .encoding: return state.encoding[id, default: 0] > 0
+        case .decoding: return state.decoding[id, default: 0] > 0
+        }
+    }
+
+    /// Marks `type` active in `direction` on this thread; pair with ``leave(_:_:)``.
+    static func enter(_ type: Any.Type, _ direction: Direction) {
+        let state = state
+        let id = ObjectIdentifier(type)
+        switch direction {
+        case .encoding: state.encoding[id, default: 0] += 1
+        case .decoding: state.decoding[id, default: 0] += 1
+        }
+    }
+
+    /// Ends what ``enter(_:_:)`` began.
+    static func leave(_ type: Any.Type, _ direction: Direction) {
+        let state = state
+        let id = ObjectIdentifier(type)
+        switch direction {
+        case .encoding: state.encoding[id, default: 1] -= 1
+        case .decoding: state.decoding[id, default: 1] -= 1
+        }
+    }
+
+    /// Opens a throwing scope: a failure parked by a non-throwing `rawValue`/`init?(rawValue:)`
+    /// while it is open is handed to ``closeScope()``, whose caller throws it.
+    static func openScope() {
+        state.throwingScopes += 1
+    }
+
+    /// Closes the scope ``openScope()`` opened and returns the failure parked inside it, if any.
+    static func closeScope() -> RawCodingError? {
+        let state = state
+        state.throwingScopes -= 1
+        return takePendingTrap()
+    }
+
+    /// Hands over a failure found by a non-throwing entry point (`rawValue`, `init?(rawValue:)`).
+    ///
+    /// Inside a throwing RawCoding scope on this thread, the failure is parked and that scope
+    /// throws it; with none, it is reported to ``RawCodingDiagnostics``.
+    static func park(_ failure: RawCodingError) {
+        let state = state
+        if state.throwingScopes > 0 {
+            if state.pendingTrap == nil { state.pendingTrap = failure }
+        } else {
+            RawCodingDiagnostics.report(failure)
+        }
+    }
+
+    static func takePendingTrap() -> RawCodingError? {
+        let state = state
+        defer { state.pendingTrap = nil }
+        return state.pendingTrap
+    }
+
+    /// The typed error for `type` caught re-entering its own coding.
+    static func trapError(
+        _ type: Any.Type, _ direction: Direction, codingPath: [any CodingKey] = []
+    ) -> RawCodingError {
+        let name = String(reflecting: type)
+        let (own, raw) = direction == .encoding
+            ? ("encode(to:)", "rawValue") : ("init(from:)", "init?(rawValue:)")
+        return RawCodingError(
+            kind: .recursionTrap, typeName: name, codingPath: codingPath,
+            reason: "\(name) re-entered its own \(raw) while \(direction == .encoding ? "encoding" : "decoding") itself. "
+                + "Its \(own) is the standard library's default for Codable & RawRepresentable<String> types, "
+                + "which goes through \(raw), which codes the value again: without this guard, infinite recursion and a stack overflow. "
+                + "Fix it in one of two ways: store the model as RawCodable<\(name)> and drop the RawRepresentable conformance, "
+                + "or give \(name) its own memberwise encode(to:) and init(from:) (with CodingKeys) so coding never goes through \(raw).")
+    }
+}

@@ -1,0 +1,89 @@
+/// Turning the errors thrown by `Encoder`s and `Decoder`s into ``RawCodingError``s.
+extension RawCodingError {
+    /// Wraps an error thrown while encoding a value of `type`, keeping its coding path.
+    static func encoding(_ error: any Error, of subject: Any.Type) -> RawCodingError {
+        if let own = error.rawCodingError { return own }
+        let typeName = String(reflecting: subject)
+        guard let error = error as? EncodingError else {
+            return RawCodingError(
+                kind: .encodingFailed, typeName: typeName,
+                reason: "the value's encode(to:) threw \(error)", underlyingError: error)
+        }
+        switch error {
+        case let .invalidValue(value, context):
+            return RawCodingError(
+                kind: .encodingFailed, typeName: typeName, codingPath: context.codingPath,
+                reason: "invalid value \(value) (\(type(of: value))): \(context.debugDescription)",
+                underlyingError: error)
+        @unknown default:
+            return RawCodingError(
+                kind: .encodingFailed, typeName: typeName, reason: "\(error)", underlyingError: error)
+        }
+    }
+
+    /// Wraps an error thrown while decoding a value of `type`, keeping its coding path.
+    static func decoding(_ error: any Error, of subject: Any.Type) -> RawCodingError {
+        if let own = error.rawCodingError { return own }
+        let typeName = String(reflecting: subject)
+        guard let error = error as? DecodingError else {
+            return RawCodingError(
+                kind: .decodingFailed, typeName: typeName,
+                reason: "the type's init(from:) threw \(error)", underlyingError: error)
+        }
+        let path: [any CodingKey]
+        let reason: String
+        switch error {
+        case let .typeMismatch(expected, context):
+            path = context.codingPath
+            reason = "expected \(expected): \(context.detail)"
+        case let .valueNotFound(expected, context):
+            path = context.codingPath
+            reason = "expected \(expected) but found no value (null or missing): \(context.detail)"
+        case let .keyNotFound(key, context):
+            path = context.codingPath + [key]
+            reason = "required key \"\(key.stringValue)\" is missing"
+        case let .dataCorrupted(context):
+            path = context.codingPath
+            reason = context.detail
+        @unknown default:
+            path = []
+            reason = "\(error)"
+        }
+        return RawCodingError(
+            kind: .decodingFailed, typeName: typeName, codingPath: path, reason: reason,
+            underlyingError: error)
+    }
+}
+
+extension DecodingError.Context {
+    /// The context's description followed by its underlying error's, if any.
+    fileprivate var detail: String {
+        guard let underlyingError else { return debugDescription }
+        return "\(debugDescription) (\(underlyingError))"
+    }
+}
+
+extension Error {
+    /// A ``RawCodingError`` thrown from inside a coder, found through `underlyingError` links.
+    ///
+    /// Foundation's coders sometimes wrap errors thrown by `encode(to:)`/`init(from:)`; the
+    /// recursion trap must surface as itself, not as a generic coder error.
+    var rawCodingError: RawCodingError? {
+        var current: (any Error)? = self
+        var hops = 0
+        while let error = current, hops < 16 {
+            if let own = error as? RawCodingError { return own }
+            switch error {
+            case let EncodingError.invalidValue(_, context): current = context.underlyingError
+            case let DecodingError.typeMismatch(_, context),
+                 let DecodingError.valueNotFound(_, context),
+                 let DecodingError.keyNotFound(_, context),
+                 let DecodingError.dataCorrupted(context):
+                current = context.underlyingError
+            default: current = nil
+            }
+            hops += 1
+        }
+        return nil
+    }
+}

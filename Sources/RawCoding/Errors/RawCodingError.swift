@@ -1,0 +1,80 @@
+import Foundation
+
+/// An error thrown by RawCoding: what went wrong, for which type, and where in the value.
+///
+/// Every failure of a codec, of ``RawCodable`` and of ``RawStringCodable`` is reported as a
+/// `RawCodingError`. It carries the coding path of the failing value (the same path
+/// `EncodingError` and `DecodingError` carry) and, where one exists, the error that caused it.
+///
+/// ```swift
+/// do {
+///     let settings = try JSONCodec.json.decode(Settings.self, from: text)
+/// } catch {
+///     print(error)   // Could not decode Settings at "theme.accent": expected String, found a number …
+/// }
+/// ```
+///
+/// The wording of ``description`` is for people and may change between versions; match on
+/// ``kind`` and ``codingPath`` in code.
+public struct RawCodingError: Error, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The category of a ``RawCodingError``.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+
+        /// A value could not be encoded (its `encode(to:)` threw, or the format cannot hold it).
+        public static let encodingFailed = Kind(name: "encodingFailed")
+        /// The input could not be decoded as the requested type: malformed, truncated or wrong-shaped.
+        public static let decodingFailed = Kind(name: "decodingFailed")
+        /// The input is larger than the codec's ``Limits`` allow.
+        public static let limitExceeded = Kind(name: "limitExceeded")
+        /// A type's coding re-entered its own `rawValue` or `init?(rawValue:)`: the infinite-recursion trap.
+        public static let recursionTrap = Kind(name: "recursionTrap")
+
+        public var description: String { name }
+    }
+
+    /// What kind of failure this is.
+    public let kind: Kind
+    /// The name of the type being encoded or decoded when the failure happened.
+    public let typeName: String
+    /// The coding path from the top-level value to the value that failed; empty for the top level.
+    public let codingPath: [any CodingKey]
+    /// What was wrong, in one sentence.
+    public let reason: String
+    /// The error that caused this one, such as the `EncodingError` or `DecodingError` thrown by a coder.
+    public let underlyingError: (any Error)?
+
+    init(
+        kind: Kind,
+        typeName: String,
+        codingPath: [any CodingKey] = [],
+        reason: String,
+        underlyingError: (any Error)? = nil
+    ) {
+        self.kind = kind
+        self.typeName = typeName
+        self.codingPath = codingPath
+        self.reason = reason
+        self.underlyingError = underlyingError
+    }
+
+    /// The coding path written as a dotted key path, such as `items[2].name`; `<top level>` when empty.
+    public var codingPathDescription: String {
+        CodingPathFormatter.render(codingPath)
+    }
+
+    public var description: String {
+        let verb: String
+        switch kind {
+        case .encodingFailed: verb = "Could not encode"
+        case .recursionTrap: verb = "Recursion trap in"
+        default: verb = "Could not decode"
+        }
+        return "\(verb) \(typeName) at \(codingPathDescription): \(reason)"
+    }
+
+    public var debugDescription: String {
+        guard let underlyingError else { return description }
+        return "\(description) (underlying error: \(String(reflecting: underlyingError)))"
+    }
+}
