@@ -98,7 +98,17 @@ extension RawStringCodable {
         if RecursionGuard.isActive(Self.self, .decoding) {
             throw RecursionGuard.trapError(Self.self, .decoding, codingPath: decoder.codingPath)
         }
-        let raw = try decoder.singleValueContainer().decode(String.self)
+        let raw: String
+        do {
+            raw = try decoder.singleValueContainer().decode(String.self)
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw DecodingError.typeMismatch(type, DecodingError.Context(
+                codingPath: context.codingPath,
+                debugDescription: "\(context.debugDescription) \(String(reflecting: Self.self)) has no init(from:) of its own, "
+                    + "so RawStringCodable's default reads it as its raw-value string. To decode it member by member, "
+                    + "give it its own init(from:) and encode(to:), or store it as RawCodable<\(String(reflecting: Self.self))>.",
+                underlyingError: context.underlyingError))
+        }
         RecursionGuard.openScope()
         let decoded = Self(rawValue: raw)
         if let parked = RecursionGuard.closeScope() {

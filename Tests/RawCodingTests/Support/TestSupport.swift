@@ -1,0 +1,137 @@
+import Foundation
+import RawCoding
+import Testing
+
+/// The built-in codecs, named for test output.
+enum CodecCase: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case json, jsonPretty, xmlPropertyList, binaryPropertyList
+
+    var codec: any Codec {
+        switch self {
+        case .json: JSONCodec.json
+        case .jsonPretty: JSONCodec.json(.pretty)
+        case .xmlPropertyList: PropertyListCodec.propertyList(.xml)
+        case .binaryPropertyList: PropertyListCodec.propertyList(.binary)
+        }
+    }
+
+    /// Fixture extension, as issue 3 will standardise: `.json`, `.xml.plist`, `.binary.plist`.
+    var fileExtension: String {
+        switch self {
+        case .json: "json"
+        case .jsonPretty: "pretty.json"
+        case .xmlPropertyList: "xml.plist"
+        case .binaryPropertyList: "binary.plist"
+        }
+    }
+
+    /// XML property lists store dates to the whole second.
+    var keepsFractionalSeconds: Bool { self != .xmlPropertyList }
+
+    var testDescription: String { rawValue }
+}
+
+/// Encodes and decodes `value` with `codec`, returning the decoded value and the bytes.
+func roundTrip<Value: Codable>(_ value: Value, _ codec: any Codec) throws -> (Value, Data) {
+    let data = try codec.encode(value)
+    return (try codec.decode(Value.self, from: data), data)
+}
+
+/// Collects what a diagnostics handler receives.
+final class Collected<Element: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Element] = []
+
+    func append(_ element: Element) { lock.withLock { storage.append(element) } }
+    var all: [Element] { lock.withLock { storage } }
+}
+
+/// Paths inside the package, found from this file rather than the working directory.
+enum PackagePaths {
+    static let root: URL = {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while directory.path != "/" {
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+                return directory
+            }
+            directory.deleteLastPathComponent()
+        }
+        return directory
+    }()
+
+    static let fixtures = root.appendingPathComponent("Fixtures")
+
+    /// The folder the test binary and the package's executables are built into.
+    static let products: URL = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent()
+    }()
+}
+
+/// The result of running a child process.
+struct ChildProcess {
+    var status: Int32
+    var reason: Process.TerminationReason
+    var standardOutput: Data
+    var standardError: Data
+
+    var output: String { String(decoding: standardOutput, as: UTF8.self) }
+    var errors: String { String(decoding: standardError, as: UTF8.self) }
+
+    /// Runs `executable` with `arguments`, feeding nothing on standard input.
+    static func run(
+        _ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]
+    ) throws -> ChildProcess {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        // Swift's crash backtracer can take seconds to symbolicate; the tests only need the signal.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ChildProcess(
+            status: process.terminationStatus, reason: process.terminationReason,
+            standardOutput: outputData, standardError: errorData)
+    }
+
+    /// A product built beside the test binary; fails the test if it is missing.
+    static func product(_ name: String) throws -> URL {
+        let url = PackagePaths.products.appendingPathComponent(name)
+        try #require(FileManager.default.isExecutableFile(atPath: url.path),
+                     "\(name) was not built at \(url.path); the test target depends on it, so `swift test` should build it")
+        return url
+    }
+}
+
+/// `python3` with `plistlib`, the interoperability oracle; `nil` (with a reason) where absent.
+enum Python {
+    static let executable: URL? = {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("python3")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    static let unavailableReason = "python3 is not on PATH: plistlib interoperability tests are skipped"
+
+    /// Runs a Python program with `input` on a temporary file whose path is `sys.argv[1]`.
+    static func run(_ program: String, input: Data) throws -> ChildProcess {
+        let python = try #require(executable, "\(unavailableReason)")
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("rawcoding-\(UUID().uuidString)")
+        try input.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try ChildProcess.run(python, ["-c", program, file.path])
+    }
+}
