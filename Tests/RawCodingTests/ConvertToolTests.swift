@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// `rawcoding convert`, run as the README runs it.
+@Suite("rawcoding convert")
+struct ConvertToolTests {
+    static let example = PackagePaths.fixtures.appendingPathComponent("Examples/settings.json")
+
+    func convert(_ path: String, to target: String) throws -> ChildProcess {
+        try ChildProcess.run(try ChildProcess.product("rawcoding"), ["convert", path, "--to", target])
+    }
+
+    @Test func convertsTheReadmeExampleToTheShippedXML() throws {
+        let result = try convert(Self.example.path, to: "xml")
+        #expect(result.status == 0, "\(result.errors)")
+        let expected = try Data(contentsOf: PackagePaths.fixtures.appendingPathComponent("Examples/settings.xml.plist"))
+        #expect(result.standardOutput == expected)
+    }
+
+    @Test func convertsThroughEveryFormatAndBackWithoutLoss() throws {
+        let direct = try convert(Self.example.path, to: "json")
+        #expect(direct.status == 0, "\(direct.errors)")
+        #expect(direct.output.contains("9007199254740993"))  // beyond Double's exact integers
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rawcoding-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var current = Self.example
+        for target in ["binary", "xml", "binary", "json"] {
+            let result = try convert(current.path, to: target)
+            #expect(result.status == 0, "\(target): \(result.errors)")
+            current = directory.appendingPathComponent("step.\(target)")
+            try result.standardOutput.write(to: current)
+        }
+        #expect(try Data(contentsOf: current) == direct.standardOutput)
+    }
+
+    @Test func refusesNullForPropertyListsNamingWhere() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rawcoding-null-\(UUID().uuidString).json")
+        try Data(#"{"a":{"b":[1,null]}}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try convert(file.path, to: "binary")
+        #expect(result.status == 1)
+        #expect(result.errors.contains("a.b[1]"))
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func reportsMalformedInputAndUsageErrors() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rawcoding-bad-\(UUID().uuidString).json")
+        try Data(#"{"a":[1,2"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let malformed = try convert(file.path, to: "xml")
+        #expect(malformed.status == 1)
+        #expect(malformed.errors.hasPrefix("rawcoding: "))
+        #expect(malformed.errors.contains("Could not decode"))
+
+        let missing = try convert("/nonexistent/file.json", to: "xml")
+        #expect(missing.status == 1)
+        #expect(missing.errors.contains("cannot read /nonexistent/file.json"))
+
+        let usage = try ChildProcess.run(try ChildProcess.product("rawcoding"), ["convert", Self.example.path, "--to", "yaml"])
+        #expect(usage.status == 64)
+        #expect(usage.errors.contains("usage: rawcoding convert FILE --to json|xml|binary"))
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import RawCoding
+import Testing
+
+/// Inputs that crash, hang or exhaust Foundation's decoders end in a thrown error here.
+@Suite("Hostile input")
+struct HostileInputTests {
+    static let binary = PropertyListCodec.propertyList(.binary)
+
+    func expectRejected(_ data: Data, mentioning words: String..., sourceLocation: SourceLocation = #_sourceLocation) {
+        let error = #expect(throws: RawCodingError.self, sourceLocation: sourceLocation) {
+            try Self.binary.decode(AnyNested.self, from: data)
+        }
+        #expect(error?.kind == .decodingFailed, sourceLocation: sourceLocation)
+        for word in words {
+            #expect(error?.description.contains(word) == true, "\(String(describing: error))", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func rejectsAUTF16StringWhoseCountOverrunsItsObject() {
+        var builder = BinaryPropertyListBuilder()
+        builder.add([0x65, 0x00, 0x41])  // claims 5 UTF-16 units, holds half of one
+        expectRejected(builder.build(), mentioning: "runs past the end")
+        var long = BinaryPropertyListBuilder()
+        long.add([0x6F, 0x13] + BinaryPropertyListBuilder.bigEndian(UInt64.max / 2, size: 8) + [0x00, 0x41])
+        expectRejected(long.build(), mentioning: "elements")
+    }
+
+    @Test func rejectsAnArrayThatContainsItself() {
+        var builder = BinaryPropertyListBuilder()
+        builder.add([0xA2, 0x01, 0x00])  // [ "x", <itself> ]
+        builder.add([0x51, 0x78])
+        expectRejected(builder.build(), mentioning: "cycle")
+    }
+
+    @Test func rejectsSharedReferencesThatExpandPastTheLimit() {
+        // Object i is [i+1, i+1]: 30 objects expand to 2^30 values.
+        var builder = BinaryPropertyListBuilder()
+        for index in 0..<30 { builder.add([0xA2, UInt8(index + 1), UInt8(index + 1)]) }
+        builder.add([0x10, 0x01])
+        expectRejected(builder.build(), mentioning: "expands to more than")
+    }
+
+    @Test func rejectsBrokenTrailersOffsetsAndReferences() {
+        var tooShort = BinaryPropertyListBuilder()
+        tooShort.add([0x10, 0x01])
+        expectRejected(tooShort.build().prefix(20), mentioning: "too short")
+
+        var badCount = BinaryPropertyListBuilder()
+        badCount.add([0x10, 0x01])
+        badCount.claimedObjectCount = 1 << 40
+        expectRejected(badCount.build(), mentioning: "inconsistent")
+
+        var badReference = BinaryPropertyListBuilder()
+        badReference.add([0xA1, 0x09])
+        expectRejected(badReference.build(), mentioning: "refers to object 9")
+
+        var badMarker = BinaryPropertyListBuilder()
+        badMarker.add([0x70])
+        expectRejected(badMarker.build(), mentioning: "unknown marker")
+
+        var badRoot = BinaryPropertyListBuilder()
+        badRoot.add([0x10, 0x01])
+        badRoot.root = 5
+        expectRejected(badRoot.build(), mentioning: "inconsistent")
+
+        var wideOffsets = BinaryPropertyListBuilder()
+        wideOffsets.add([0x10, 0x01])
+        wideOffsets.offsetSize = 9
+        expectRejected(wideOffsets.build(), mentioning: "offset size 9")
+    }
+
+    @Test func rejectsALoneSurrogateInAUTF16String() {
+        var builder = BinaryPropertyListBuilder()
+        builder.add([0x62, 0x00, 0x41, 0xD8, 0x3D])  // "A" and half a surrogate pair
+        #expect(throws: RawCodingError.self) { try Self.binary.decode(String.self, from: builder.build()) }
+    }
+
+    @Test func acceptsSharedReferencesWithinTheLimit() throws {
+        var builder = BinaryPropertyListBuilder()
+        builder.add([0xA2, 0x01, 0x01])
+        builder.add([0x10, 0x07])
+        #expect(try Self.binary.decode([Int].self, from: builder.build()) == [7, 7])
+    }
+
+    @Test func rejectsDeepNestingInEveryFormat() throws {
+        let depth = 100_000
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\">"
+            + String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth) + "</plist>"
+        let xmlError = #expect(throws: RawCodingError.self) {
+            try PropertyListCodec.propertyList(.xml).decode(AnyNested.self, from: xml)
+        }
+        #expect(xmlError?.description.contains("deeper than 512") == true)
+
+        var builder = BinaryPropertyListBuilder()
+        builder.referenceSize = 4
+        builder.offsetSize = 4
+        for index in 0..<depth { builder.add([0xA1] + BinaryPropertyListBuilder.bigEndian(UInt64(index + 1), size: 4)) }
+        builder.add([0xA0])
+        let binaryError = #expect(throws: RawCodingError.self) { try Self.binary.decode(AnyNested.self, from: builder.build()) }
+        #expect(binaryError?.description.contains("deeper than 512") == true)
+
+        let json = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        #expect(throws: RawCodingError.self) { try JSONCodec.json.decode(AnyNested.self, from: json) }
+    }
+
+    @Test func acceptsNestingUpToTheLimit() throws {
+        let depth = 500
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\">"
+            + String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth) + "</plist>"
+        _ = try PropertyListCodec.propertyList(.xml).decode(AnyNested.self, from: xml)
+        _ = try JSONCodec.json.decode(AnyNested.self, from: String(repeating: "[", count: depth) + String(repeating: "]", count: depth))
+    }
+
+    @Test func commentsAndCDATADoNotCountAsNesting() throws {
+        let comment = "<!-- " + String(repeating: "<array>", count: 1_000) + " -->"
+        let cdata = "<![CDATA[" + String(repeating: "<dict>", count: 1_000) + "]]>"
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><array>\(comment)<string>\(cdata)</string></array></plist>"
+        #expect(try PropertyListCodec.propertyList(.xml).decode([String].self, from: xml) == [String(repeating: "<dict>", count: 1_000)])
+    }
+
+    @Test func rejectsTruncationsOfAValidBinaryPropertyList() throws {
+        let valid = try Self.binary.encode(SampleSettings.sample)
+        for length in stride(from: 0, to: valid.count, by: 7) {
+            #expect(throws: RawCodingError.self, "length \(length)") {
+                try Self.binary.decode(SampleSettings.self, from: valid.prefix(length))
+            }
+        }
+    }
+
+    @Test func survivesSingleByteCorruptionOfABinaryPropertyList() throws {
+        // Every single-byte change either decodes or throws; none may crash the test process.
+        let valid = try Self.binary.encode(SampleSettings.sample)
+        var decoded = 0, rejected = 0
+        for index in valid.indices {
+            for replacement: UInt8 in [0x00, 0xFF, valid[index] ^ 0x0F] where replacement != valid[index] {
+                var corrupt = valid
+                corrupt[index] = replacement
+                do {
+                    _ = try Self.binary.decode(SampleSettings.self, from: corrupt)
+                    decoded += 1
+                } catch {
+                    rejected += 1
+                }
+            }
+        }
+        #expect(rejected > 0)
+        #expect(decoded + rejected > valid.count)
+    }
+}

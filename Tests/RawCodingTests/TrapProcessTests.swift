@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+
+/// The trap is real: the naive snippet kills its process; the guarded model does not.
+@Suite("Recursion trap in a child process")
+struct TrapProcessTests {
+    @Test func naiveSnippetDiesOfASignal() throws {
+        let result = try ChildProcess.run(try ChildProcess.product("TrapDemo"), ["naive"])
+        #expect(result.reason == .uncaughtSignal, "exit \(result.status): \(result.output) \(result.errors)")
+        // SIGSEGV (stack overflow) on Linux; SIGBUS is the same overflow on some systems.
+        #expect([SIGSEGV, SIGBUS, SIGILL].contains(result.status), "signal \(result.status)")
+        #expect(!result.output.contains("unreachable"))
+    }
+
+    @Test func guardedModelReturnsTheTypedErrorAndExitsNormally() throws {
+        let result = try ChildProcess.run(try ChildProcess.product("TrapDemo"), ["guarded"])
+        #expect(result.reason == .exit)
+        #expect(result.status == 0, "\(result.output) \(result.errors)")
+        #expect(result.output.hasPrefix("kind=recursionTrap\n"))
+        #expect(result.output.contains("GuardedSettings"))
+        #expect(result.output.contains("RawCodable<TrapDemo.GuardedSettings>"))
+    }
+}
