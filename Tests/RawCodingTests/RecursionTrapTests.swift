@@ -143,6 +143,13 @@ struct RecursionTrapTests {
         #expect(error?.description.contains("has no init(from:) of its own") == true)
     }
 
+    @Test func aStringEnumConformedByMistakeGetsAnErrorThatSaysSo() {
+        enum Color: String, RawStringCodable { case red }
+        let error = #expect(throws: RawCodingError.self) { try JSONCodec.json.encode([Color.red]) }
+        #expect(error?.kind == .recursionTrap)
+        #expect(error?.description.contains("remove its RawStringCodable conformance") == true)
+    }
+
     @Test func aModelWithItsOwnCodingRoundTrips() throws {
         let model = MemberwiseModel(theme: "light", fontSize: 9)
         #expect(model.rawValue == #"{"fontSize":9,"theme":"light"}"#)

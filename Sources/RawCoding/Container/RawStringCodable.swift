@@ -30,6 +30,10 @@
 /// }
 /// ```
 ///
+/// Do not conform an enum with `String` raw values: it is already safely `Codable` and
+/// `RawRepresentable`, and this protocol's `rawValue` would replace the compiler's (the trap
+/// error then says so).
+///
 /// `rawValue` cannot throw: a failure there goes to the enclosing RawCoding call on the same
 /// thread if there is one, otherwise to ``RawCodingDiagnostics``, and `rawValue` returns `""`.
 /// The guard works per type: a type whose own `encode(to:)` embeds another value *of the same

@@ -121,6 +121,7 @@ enum RecursionGuard {
                 + "Its \(own) is the standard library's default for Codable & RawRepresentable<String> types, "
                 + "which goes through \(raw), which codes the value again: without this guard, infinite recursion and a stack overflow. "
                 + "Fix it in one of two ways: store the model as RawCodable<\(name)> and drop the RawRepresentable conformance, "
-                + "or give \(name) its own memberwise encode(to:) and init(from:) (with CodingKeys) so coding never goes through \(raw).")
+                + "or give \(name) its own memberwise encode(to:) and init(from:) (with CodingKeys) so coding never goes through \(raw). "
+                + "(An enum with String raw values needs neither: it is already safely Codable and RawRepresentable; remove its RawStringCodable conformance.)")
     }
 }
