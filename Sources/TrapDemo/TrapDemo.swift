@@ -1,7 +1,8 @@
 import Foundation
 import RawCoding
 
-// The snippet this library replaces, exactly as it is pasted into apps: a model that is
+// Deliberately naive (try?, a default on failure): this is the snippet the library replaces,
+// exactly as it is pasted into apps: a model that is
 // Codable and RawRepresentable<String> and JSON-encodes itself in rawValue. Its encode(to:)
 // is the standard library's default, which calls rawValue: infinite recursion.
 struct NaiveSettings: Codable, RawRepresentable {

@@ -28,41 +28,43 @@ enum PropertyListPreflight {
             DecodingError.Context(codingPath: [], debugDescription: message))
     }
 
+    private static let commentOpen = Array("<!--".utf8), commentClose = Array("-->".utf8)
+    private static let cdataOpen = Array("<![CDATA[".utf8), cdataClose = Array("]]>".utf8)
+    private static let instructionOpen = Array("<?".utf8), instructionClose = Array("?>".utf8)
+    private static let tagClose = Array(">".utf8)
+    private static let arrayName = Array("array".utf8), dictName = Array("dict".utf8)
+
     /// Counts `<array>`/`<dict>` nesting, skipping comments, CDATA and processing instructions.
     private static func checkXMLDepth(_ bytes: [UInt8]) throws {
-        var depth = 0
-        var index = 0
-        func hasPrefix(_ prefix: String, at position: Int) -> Bool {
-            let prefix = Array(prefix.utf8)
-            return position + prefix.count <= bytes.count
+        func has(_ prefix: [UInt8], at position: Int) -> Bool {
+            position + prefix.count <= bytes.count
                 && bytes[position..<(position + prefix.count)].elementsEqual(prefix)
         }
-        func skip(past terminator: String, from position: Int) -> Int {
-            let terminator = Array(terminator.utf8)
-            if let range = bytes[position...].firstRange(of: terminator) { return range.upperBound }
-            return bytes.count
+        func end(of terminator: [UInt8], from position: Int) -> Int {
+            bytes[position...].firstRange(of: terminator)?.upperBound ?? bytes.count
         }
+        var depth = 0
+        var index = 0
         while index < bytes.count {
             guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
-            if hasPrefix("<!--", at: index) {
-                index = skip(past: "-->", from: index + 4)
-            } else if hasPrefix("<![CDATA[", at: index) {
-                index = skip(past: "]]>", from: index + 9)
-            } else if hasPrefix("<?", at: index) {
-                index = skip(past: "?>", from: index + 2)
+            if has(commentOpen, at: index) {
+                index = end(of: commentClose, from: index + commentOpen.count)
+            } else if has(cdataOpen, at: index) {
+                index = end(of: cdataClose, from: index + cdataOpen.count)
+            } else if has(instructionOpen, at: index) {
+                index = end(of: instructionClose, from: index + instructionOpen.count)
             } else {
                 let close = index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/")
                 let nameStart = close ? index + 2 : index + 1
-                let end = skip(past: ">", from: nameStart)
-                let selfClosing = end >= 2 && bytes[end - 2] == UInt8(ascii: "/")
-                let isContainer = hasPrefix("array", at: nameStart) || hasPrefix("dict", at: nameStart)
-                if isContainer && !selfClosing {
+                let tagEnd = end(of: tagClose, from: nameStart)
+                let selfClosing = tagEnd >= 2 && bytes[tagEnd - 2] == UInt8(ascii: "/")
+                if !selfClosing && (has(arrayName, at: nameStart) || has(dictName, at: nameStart)) {
                     depth += close ? -1 : 1
                     if depth > maximumDepth {
                         throw corrupted("property list nests deeper than \(maximumDepth) levels at byte offset \(index)")
                     }
                 }
-                index = end
+                index = tagEnd
             }
         }
     }
