@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "RawCodable",
+    // Apple systems that have SwiftUI's @AppStorage; Linux needs no entry.
+    platforms: [.macOS(.v11), .iOS(.v14), .tvOS(.v14), .watchOS(.v7), .visionOS(.v1)],
     products: [
         .library(name: "RawCoding", targets: ["RawCoding"]),
         .executable(name: "rawcoding", targets: ["rawcoding"]),

@@ -18,14 +18,14 @@ enum PropertyListFragment {
     private static func liftXML(_ bytes: [UInt8]) throws -> Data {
         let open = Array("<plist version=\"1.0\">\n<array>\n\t".utf8)
         let close = Array("\n</array>\n</plist>\n".utf8)
-        guard let start = bytes.firstRange(of: open), bytes.count >= close.count,
-              Array(bytes.suffix(close.count)) == close, start.upperBound <= bytes.count - close.count
+        guard let openEnd = ByteSearch.end(of: open, in: bytes, from: 0), bytes.count >= close.count,
+              Array(bytes.suffix(close.count)) == close, openEnd <= bytes.count - close.count
         else {
             throw Malformed(description: "unexpected XML property list layout from PropertyListEncoder")
         }
-        var lifted = Array(bytes[..<start.lowerBound])
+        var lifted = Array(bytes[..<(openEnd - open.count)])
         lifted += Array("<plist version=\"1.0\">\n".utf8)
-        lifted += bytes[start.upperBound..<(bytes.count - close.count)]
+        lifted += bytes[openEnd..<(bytes.count - close.count)]
         lifted += Array("\n</plist>\n".utf8)
         return Data(lifted)
     }

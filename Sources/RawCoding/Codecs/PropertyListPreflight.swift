@@ -41,7 +41,7 @@ enum PropertyListPreflight {
                 && bytes[position..<(position + prefix.count)].elementsEqual(prefix)
         }
         func end(of terminator: [UInt8], from position: Int) -> Int {
-            bytes[position...].firstRange(of: terminator)?.upperBound ?? bytes.count
+            ByteSearch.end(of: terminator, in: bytes, from: position) ?? bytes.count
         }
         var depth = 0
         var index = 0

@@ -6,6 +6,12 @@ import Musl
 import Darwin
 #endif
 
+/// Frees a thread's ``RecursionGuard/State`` when the thread ends.
+private func releaseState(_ pointer: UnsafeMutableRawPointer?) {
+    guard let pointer else { return }
+    Unmanaged<RecursionGuard.State>.fromOpaque(pointer).release()
+}
+
 /// Per-thread bookkeeping that turns the `rawValue` ⇄ `encode(to:)` recursion trap into a
 /// thrown ``RawCodingError``.
 ///
@@ -29,10 +35,9 @@ enum RecursionGuard {
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Unmanaged<State>.fromOpaque(pointer).release()
-        }
+        // The destructor's parameter is optional on Linux and not on Darwin; passing it on to a
+        // function taking an optional compiles on both.
+        let status = pthread_key_create(&key) { releaseState($0) }
         precondition(status == 0, "pthread_key_create failed (\(status)): out of thread-specific keys")
         return key
     }()

@@ -29,7 +29,8 @@ public enum RawCodingDiagnostics {
         FileHandle.standardError.write(Data("RawCoding: \(error)\n".utf8))
     }
 
-    /// NSLock rather than `Mutex`: `Mutex` needs macOS 15 / iOS 18, and this runs on older Apple systems too.
+    /// NSLock rather than `Mutex` (macOS 15 / iOS 18), locked by hand rather than with `withLock`
+    /// (macOS 14 / iOS 17): the library runs on older Apple systems too.
     private final class Box: @unchecked Sendable {
         let lock = NSLock()
         var handler: Handler = standardError
@@ -41,8 +42,16 @@ public enum RawCodingDiagnostics {
 
     /// The process-wide handler. Setting it replaces ``standardError``.
     public static var handler: Handler {
-        get { global.lock.withLock { global.handler } }
-        set { global.lock.withLock { global.handler = newValue } }
+        get {
+            global.lock.lock()
+            defer { global.lock.unlock() }
+            return global.handler
+        }
+        set {
+            global.lock.lock()
+            defer { global.lock.unlock() }
+            global.handler = newValue
+        }
     }
 
     /// Runs `operation` with `handler` receiving the failures reported by this task and its
