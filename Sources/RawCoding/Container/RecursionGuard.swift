@@ -30,7 +30,7 @@ enum RecursionGuard {
         var encoding: [ObjectIdentifier: Int] = [:]
         var decoding: [ObjectIdentifier: Int] = [:]
         var throwingScopes = 0
-        var pendingTrap: RawCodingError?
+        var parkedFailure: RawCodingError?
     }
 
     private static let key: pthread_key_t = {
@@ -91,7 +91,7 @@ enum RecursionGuard {
     static func closeScope() -> RawCodingError? {
         let state = state
         state.throwingScopes -= 1
-        return takePendingTrap()
+        return takeParkedFailure()
     }
 
     /// Hands over a failure found by a non-throwing entry point (`rawValue`, `init?(rawValue:)`).
@@ -101,16 +101,16 @@ enum RecursionGuard {
     static func park(_ failure: RawCodingError) {
         let state = state
         if state.throwingScopes > 0 {
-            if state.pendingTrap == nil { state.pendingTrap = failure }
+            if state.parkedFailure == nil { state.parkedFailure = failure }
         } else {
             RawCodingDiagnostics.report(failure)
         }
     }
 
-    static func takePendingTrap() -> RawCodingError? {
+    static func takeParkedFailure() -> RawCodingError? {
         let state = state
-        defer { state.pendingTrap = nil }
-        return state.pendingTrap
+        defer { state.parkedFailure = nil }
+        return state.parkedFailure
     }
 
     /// The typed error for `type` caught re-entering its own coding.
