@@ -161,6 +161,23 @@ struct RecursionTrapTests {
         }
     }
 
+    @Test func aModelWithItsOwnCodingCanChooseAnotherCodec() throws {
+        struct XMLModel: RawStringCodable, Equatable {
+            var name: String
+            init(name: String) { self.name = name }
+            init(from decoder: any Decoder) throws { name = try decoder.singleValueContainer().decode(String.self) }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(name)
+            }
+            static var rawValueCodec: some StringCodec { .propertyList(.xml) }
+        }
+        let model = XMLModel(name: "a & b")
+        #expect(model.rawValue.contains("<string>a &amp; b</string>"))
+        #expect(XMLModel(rawValue: model.rawValue) == model)
+        #expect(RawCodable(model).rawValue == model.rawValue)
+    }
+
     @Test func eightThreadsTrapAThousandTimesEach() throws {
         let outcomes = Collected<String>()
         let group = DispatchGroup()

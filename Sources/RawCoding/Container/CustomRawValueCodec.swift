@@ -20,9 +20,21 @@ public protocol CustomRawValueCodec {
 }
 
 /// The raw-value codec for `Value`: its own choice, or canonical JSON.
+///
+/// Swift 6.3.1 miscompiles this lookup under `-O` when it is inlined and `rawValueCodec` is read
+/// straight off the opened `any CustomRawValueCodec.Type`: the optimized code crashes in
+/// `swift_release` in every release build that uses ``CustomRawValueCodec``. Opening
+/// the metatype through a generic function and keeping the lookup out of line avoids it; the
+/// release-mode test run in `.ci/run` guards the workaround.
+@inline(never)
 func rawValueCodec<Value>(for type: Value.Type) -> any StringCodec {
     if let custom = type as? any CustomRawValueCodec.Type {
-        return custom.rawValueCodec
+        return customCodec(of: custom)
     }
     return JSONCodec.json
+}
+
+@inline(never)
+private func customCodec<Custom: CustomRawValueCodec>(of type: Custom.Type) -> any StringCodec {
+    type.rawValueCodec
 }

@@ -96,6 +96,11 @@ struct ChildProcess {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        // A child that hangs (say, a recursion the optimizer turned into a loop) is killed with
+        // SIGTERM after a minute, which the callers' status checks report as a failure.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+            if process.isRunning { process.terminate() }
+        }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
