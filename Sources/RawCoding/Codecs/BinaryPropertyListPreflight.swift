@@ -9,12 +9,15 @@ struct BinaryPropertyListPreflight {
         guard bytes.count >= 8 + 1 + 32 else {
             throw corrupted("binary property list is \(bytes.count) bytes, too short for a header, an object and a trailer")
         }
-        let trailer = bytes.count - 32
-        let offsetSize = Int(bytes[trailer + 6])
-        let referenceSize = Int(bytes[trailer + 7])
-        let objectCount = integer(at: trailer + 8, size: 8)
-        let top = integer(at: trailer + 16, size: 8)
-        let tableStart = integer(at: trailer + 24, size: 8)
+        let trailer = bytes.count - BinaryPropertyListTrailer.size
+        guard let fields = BinaryPropertyListTrailer(of: bytes) else {
+            throw corrupted("binary property list is \(bytes.count) bytes, too short for a trailer")
+        }
+        let offsetSize = fields.offsetSize
+        let referenceSize = fields.referenceSize
+        let objectCount = fields.objectCount
+        let top = fields.rootObject
+        let tableStart = fields.offsetTableStart
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
             throw corrupted("binary property list trailer at byte offset \(trailer) has offset size \(offsetSize) and reference size \(referenceSize); both must be 1 to 8")
         }
@@ -157,8 +160,6 @@ struct BinaryPropertyListPreflight {
     }
 
     private func integer(at offset: Int, size: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for byte in bytes[offset..<(offset + size)] { value = value << 8 | UInt64(byte) }
-        return value
+        BinaryPropertyListTrailer.integer(in: bytes, at: offset, size: size)
     }
 }

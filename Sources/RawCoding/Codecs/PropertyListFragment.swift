@@ -33,13 +33,15 @@ enum PropertyListFragment {
     /// Binary: copy the array's element object into a new one-object `bplist00`.
     private static func liftBinary(_ bytes: [UInt8]) throws -> Data {
         let malformed = Malformed(description: "unexpected binary property list layout from PropertyListEncoder")
-        guard bytes.count >= 8 + 32 else { throw malformed }
-        let trailer = bytes.count - 32
-        let offsetSize = Int(bytes[trailer + 6])
-        let referenceSize = Int(bytes[trailer + 7])
-        let objectCount = Int(truncatingIfNeeded: readInteger(bytes, at: trailer + 8, size: 8))
-        let top = Int(truncatingIfNeeded: readInteger(bytes, at: trailer + 16, size: 8))
-        let tableStart = Int(truncatingIfNeeded: readInteger(bytes, at: trailer + 24, size: 8))
+        guard bytes.count >= 8 + BinaryPropertyListTrailer.size,
+              let trailerFields = BinaryPropertyListTrailer(of: bytes)
+        else { throw malformed }
+        let trailer = bytes.count - BinaryPropertyListTrailer.size
+        let offsetSize = trailerFields.offsetSize
+        let referenceSize = trailerFields.referenceSize
+        let objectCount = Int(truncatingIfNeeded: trailerFields.objectCount)
+        let top = Int(truncatingIfNeeded: trailerFields.rootObject)
+        let tableStart = Int(truncatingIfNeeded: trailerFields.offsetTableStart)
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize),
               objectCount >= 2, objectCount < bytes.count, top >= 0, top < objectCount,
               tableStart >= 8, tableStart + objectCount * offsetSize <= trailer
@@ -63,28 +65,15 @@ enum PropertyListFragment {
         var lifted = Array("bplist00".utf8)
         lifted += bytes[start..<end]
         let newTableStart = lifted.count
-        let newOffsetSize = byteWidth(for: 8)
-        lifted += bigEndianBytes(8, size: newOffsetSize)
-        lifted += [0, 0, 0, 0, 0, 0, UInt8(newOffsetSize), 1]
-        lifted += bigEndianBytes(1, size: 8)                      // object count
-        lifted += bigEndianBytes(0, size: 8)                      // root object
-        lifted += bigEndianBytes(UInt64(newTableStart), size: 8)  // offset table start
+        lifted += [8]  // the one object's offset, in a one-byte offset table
+        lifted += BinaryPropertyListTrailer(
+            offsetSize: 1, referenceSize: 1, objectCount: 1, rootObject: 0,
+            offsetTableStart: UInt64(newTableStart)
+        ).encoded
         return Data(lifted)
     }
 
     private static func readInteger(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for byte in bytes[offset..<(offset + size)] { value = value << 8 | UInt64(byte) }
-        return value
-    }
-
-    private static func byteWidth(for value: UInt64) -> Int {
-        var width = 1
-        while width < 8, value >> (8 * width) != 0 { width += 1 }
-        return width
-    }
-
-    private static func bigEndianBytes(_ value: UInt64, size: Int) -> [UInt8] {
-        (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        BinaryPropertyListTrailer.integer(in: bytes, at: offset, size: size)
     }
 }
