@@ -7,18 +7,22 @@ let package = Package(
     platforms: [.macOS(.v11), .iOS(.v14), .tvOS(.v14), .watchOS(.v7), .visionOS(.v1)],
     products: [
         .library(name: "RawCoding", targets: ["RawCoding"]),
+        .library(name: "RawCodingTesting", targets: ["RawCodingTesting"]),
         .executable(name: "rawcoding", targets: ["rawcoding"]),
     ],
     targets: [
         .target(name: "RawCoding"),
+        // Fixture round-trip checks for Swift Testing and XCTest (both ship with the toolchain).
+        .target(name: "RawCodingTesting", dependencies: ["RawCoding"]),
         .executableTarget(name: "rawcoding", dependencies: ["RawCoding"]),
         // Not a product: the naive snippet that crashes, and the same model made safe.
         // The trap tests run it as a child process.
         .executableTarget(name: "TrapDemo", dependencies: ["RawCoding"]),
         .testTarget(
             name: "RawCodingTests",
-            dependencies: ["RawCoding", "rawcoding", "TrapDemo"]
+            dependencies: ["RawCoding", "RawCodingTesting", "rawcoding", "TrapDemo"]
         ),
+        .testTarget(name: "RawCodingTestingTests", dependencies: ["RawCoding", "RawCodingTesting"]),
     ]
 )
 

@@ -1,4 +1,5 @@
 import Foundation
+import RawCodingTesting
 import Testing
 
 /// `rawcoding convert`, run as the README runs it.
@@ -13,8 +14,8 @@ struct ConvertToolTests {
     @Test func convertsTheReadmeExampleToTheShippedXML() throws {
         let result = try convert(Self.example.path, to: "xml")
         #expect(result.status == 0, "\(result.errors)")
-        let expected = try Data(contentsOf: PackagePaths.fixtures.appendingPathComponent("Examples/settings.xml.plist"))
-        #expect(result.standardOutput == expected)
+        // The README shows this output; Fixtures/Examples/settings.xml.plist holds it.
+        expectFixture(result.standardOutput, fixture: "settings", fileExtension: "xml.plist", suite: "Examples")
     }
 
     @Test func convertsThroughEveryFormatAndBackWithoutLoss() throws {

@@ -1,36 +1,26 @@
 import Foundation
 import RawCoding
+import RawCodingTesting
 import Testing
 
-/// `SampleSettings.sample` in every codec, compared byte for byte with `Fixtures/Golden/`.
+/// `SampleSettings.sample` in every codec against `Fixtures/Golden/`, through RawCodingTesting:
+/// bytes compared, the fixture decoded and compared, and re-encoded.
 ///
-/// To re-record after a deliberate format change: `RAWCODING_RECORD=1 swift test --filter GoldenFile`,
-/// review the diff, commit. A recording run always fails so it never passes silently.
-@Suite("Golden files")
+/// After a deliberate format change: `RAWCODING_RECORD=all swift test --filter GoldenFile`,
+/// review the diff, commit. A recording run always fails, so it never passes silently.
+@Suite("Golden files", .fixtures(suite: "Golden"))
 struct GoldenFileTests {
-    static let directory = PackagePaths.fixtures.appendingPathComponent("Golden")
-
-    @Test(arguments: CodecCase.allCases)
-    func sampleSettingsMatchesGoldenFile(_ codec: CodecCase) throws {
-        let file = Self.directory.appendingPathComponent("SampleSettings.\(codec.fileExtension)")
-        let encoded = try codec.codec.encode(SampleSettings.sample)
-        if ProcessInfo.processInfo.environment["RAWCODING_RECORD"] != nil {
-            try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
-            try encoded.write(to: file)
-            Issue.record("Recorded \(file.path); unset RAWCODING_RECORD and run again")
-            return
-        }
-        let golden = try Data(contentsOf: file)
-        #expect(encoded == golden, "encoding differs from \(file.lastPathComponent): first difference at byte \(Self.firstDifference(encoded, golden))")
-        #expect(try codec.codec.decode(SampleSettings.self, from: golden) == SampleSettings.sample)
+    @Test func sampleSettingsRoundTripsThroughEveryCodec() {
+        expectRoundTrip(
+            of: SampleSettings.sample, fixture: "SampleSettings",
+            .json, .json(.pretty), .propertyList(.xml), .propertyList(.binary))
     }
 
-    @Test func rawValueMatchesTheCompactJSONGoldenFile() throws {
-        let golden = try String(contentsOf: Self.directory.appendingPathComponent("SampleSettings.json"), encoding: .utf8)
-        #expect(RawCodable(SampleSettings.sample).rawValue == golden)
+    @Test func rawValueIsTheCompactJSONFixture() {
+        expectFixture(Data(RawCodable(SampleSettings.sample).rawValue.utf8), fixture: "SampleSettings", fileExtension: "json")
     }
 
-    static func firstDifference(_ lhs: Data, _ rhs: Data) -> Int {
-        zip(lhs, rhs).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(lhs.count, rhs.count)
+    @Test func sampleSettingsAreSafeFromTheRecursionTrap() {
+        expectNoRecursionTrap(RawCodable(SampleSettings.sample), .json, .propertyList(.binary))
     }
 }

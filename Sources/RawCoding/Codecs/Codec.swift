@@ -30,6 +30,17 @@ public protocol Codec: Sendable {
     /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/decodingFailed``,
     ///   ``RawCodingError/Kind/limitExceeded`` or ``RawCodingError/Kind/recursionTrap``.
     func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value
+
+    /// The file-name extension for this codec's output, without the leading dot: `json`,
+    /// `pretty.json`, `xml.plist`, `binary.plist`.
+    ///
+    /// Fixture files (the `RawCodingTesting` module) are named with it, so two codecs used for
+    /// the same fixture need different extensions. A codec that does not say gets `data`.
+    var fileExtension: String { get }
+}
+
+extension Codec {
+    public var fileExtension: String { "data" }
 }
 
 /// A ``Codec`` whose format is text, so it can also encode to and decode from `String`.

@@ -65,6 +65,9 @@ public struct JSONCodec: StringCodec, Hashable {
         }
     }
 
+    /// `json`, or `pretty.json` for the pretty form (so both can sit beside each other).
+    public var fileExtension: String { formatting == .pretty ? "pretty.json" : "json" }
+
     public func encodeToString<Value: Encodable>(_ value: Value) throws(RawCodingError) -> String {
         // JSONEncoder only writes UTF-8.
         String(decoding: try encode(value), as: UTF8.self)

@@ -27,6 +27,10 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
         self.limits = limits
     }
 
+    /// `xml.plist` or `binary.plist`: both layouts usually end in `.plist`, so the layout is
+    /// named too.
+    public var fileExtension: String { Format.isBinary ? "binary.plist" : "xml.plist" }
+
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
         try guardedEncode(value) { value in
             let encoder = PropertyListEncoder()

@@ -15,16 +15,6 @@ enum CodecCase: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 
-    /// Fixture extension, as issue 3 will standardise: `.json`, `.xml.plist`, `.binary.plist`.
-    var fileExtension: String {
-        switch self {
-        case .json: "json"
-        case .jsonPretty: "pretty.json"
-        case .xmlPropertyList: "xml.plist"
-        case .binaryPropertyList: "binary.plist"
-        }
-    }
-
     /// XML property lists store dates to the whole second.
     var keepsFractionalSeconds: Bool { self != .xmlPropertyList }
 

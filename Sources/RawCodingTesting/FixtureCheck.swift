@@ -1,0 +1,135 @@
+import Foundation
+import RawCoding
+
+/// One run of a fixture check: the resolved settings plus what it has found so far.
+struct FixtureCheck {
+    var configuration: FixtureConfiguration
+    var policy: RecordPolicy
+    var callerFilePath: String
+    var report = CheckReport()
+
+    init(record: FixtureRecordMode?, fixturesDirectory: URL?, suite: String?, callerFilePath: String) {
+        configuration = FixtureConfiguration.current.overridden(
+            by: FixtureConfiguration(recordMode: record, fixturesDirectory: fixturesDirectory, suite: suite))
+        policy = RecordPolicy.resolve(
+            call: record, configured: FixtureConfiguration.current.recordMode,
+            environment: configuration.environment ?? ProcessInfo.processInfo.environment)
+        self.callerFilePath = callerFilePath
+        if let problem = policy.problem { report.fail(problem) }
+    }
+
+    func locate(name: String, fileExtension: String) -> Result<FixtureFile, FixtureSetupError> {
+        FixtureFile.locate(
+            name: name, fileExtension: fileExtension, configuration: configuration, callerFilePath: callerFilePath)
+    }
+
+    // MARK: Round trip
+
+    /// Encodes, compares or records, decodes, compares values, re-encodes: one codec's part of
+    /// ``expectRoundTrip(of:fixture:_:record:fixturesDirectory:suite:fileID:filePath:line:column:)``.
+    mutating func roundTrip<Value: Codable & Equatable>(_ value: Value, name: String, codec: any Codec) {
+        let file: FixtureFile
+        switch locate(name: name, fileExtension: codec.fileExtension) {
+        case .success(let located): file = located
+        case .failure(let error): return report.fail(error.message)
+        }
+        var encoded: Data?
+        do {
+            encoded = try codec.encode(value)
+        } catch {
+            report.fail("Encoding the \(Value.self) value for \(file.displayPath) failed: \(error)")
+        }
+        guard let fixture = compareOrRecord(encoded, with: file) else { return }
+
+        let decoded: Value
+        do {
+            decoded = try codec.decode(Value.self, from: fixture)
+        } catch {
+            return report.fail("Decoding \(file.displayPath) as \(Value.self) failed: \(error)")
+        }
+        if decoded != value {
+            report.fail(valueMismatch(decoded: decoded, expected: value, file: file))
+        }
+        let reencoded: Data
+        do {
+            reencoded = try codec.encode(decoded)
+        } catch {
+            return report.fail("Encoding the value decoded from \(file.displayPath) failed: \(error)")
+        }
+        if reencoded != fixture {
+            report.fail(
+                "Encoding the value decoded from \(file.displayPath) gives other bytes than the fixture: "
+                    + "the format does not round-trip this value.\n"
+                    + ByteDifference.describe(fixture: fixture, actual: reencoded, actualLabel: "re-encoded"))
+        }
+    }
+
+    func valueMismatch<Value>(decoded: Value, expected: Value, file: FixtureFile) -> String {
+        let root = "\(Value.self)"
+        guard let difference = ValueDifference.first(expected: expected, actual: decoded, root: root) else {
+            return "Decoding \(file.displayPath) gives a \(root) that is not == to the expected value, "
+                + "though no stored property differs.\n  expected: \(ValueDifference.describe(expected))\n"
+                + "  decoded:  \(ValueDifference.describe(decoded))"
+        }
+        return "Decoding \(file.displayPath) gives a different value at \(difference.path):\n"
+            + "  expected: \(difference.expected)\n  decoded:  \(difference.actual)"
+    }
+
+    // MARK: Bytes
+
+    /// Compares `encoded` with the fixture, or records it, as the record mode says. Returns the
+    /// fixture's bytes as they are after this step, or `nil` when there are none to decode.
+    mutating func compareOrRecord(_ encoded: Data?, with file: FixtureFile) -> Data? {
+        let existing: Data?
+        if FileManager.default.fileExists(atPath: file.url.path) {
+            do {
+                existing = try Data(contentsOf: file.url)
+            } catch {
+                report.fail("Could not read the fixture \(file.url.path): \(error)")
+                return nil
+            }
+        } else {
+            existing = nil
+        }
+
+        switch (existing, policy.mode) {
+        case (let fixture?, .never), (let fixture?, .missing):
+            if let encoded, encoded != fixture {
+                report.fail(
+                    "The encoded value differs from the fixture \(file.displayPath) (\(file.url.path)).\n"
+                        + ByteDifference.describe(fixture: fixture, actual: encoded)
+                        + "\nIf the change is intended, re-record: run with RAWCODING_RECORD=all (or "
+                        + "record: .all), review the diff and commit it.")
+            }
+            return fixture
+        case (nil, .never):
+            report.fail(
+                "The fixture \(file.displayPath) does not exist; expected at \(file.url.path). The record "
+                    + "mode is .never (\(policy.reason)). To create it, run this test once in record mode "
+                    + ".missing (the default where CI and RAWCODING_RECORD are unset), check the file and "
+                    + "commit it.")
+            return nil
+        case (_, .missing), (_, .all):
+            guard let encoded else { return existing }
+            do {
+                try FileManager.default.createDirectory(
+                    at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try encoded.write(to: file.url, options: .atomic)
+            } catch {
+                report.fail("Could not record the fixture \(file.url.path): \(error)")
+                return existing
+            }
+            report.recordedFiles.append(file.url)
+            var message = "Recorded the fixture \(file.displayPath) at \(file.url.path) (\(encoded.count) bytes; "
+                + "record mode .\(policy.mode) from \(policy.reason))."
+            if let existing {
+                message += existing == encoded
+                    ? " It had the same bytes before."
+                    : " It had other bytes before:\n" + ByteDifference.describe(fixture: existing, actual: encoded, actualLabel: "recorded")
+            }
+            report.fail(message + "\nCheck the file and commit it; a recording run always fails, and the "
+                + "next run compares against it.")
+            return encoded
+        }
+    }
+}

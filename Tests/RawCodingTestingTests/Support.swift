@@ -1,0 +1,91 @@
+import Foundation
+import RawCoding
+import RawCodingTesting
+import Testing
+
+/// A model with the shapes fixtures usually hold: nested structs, an enum with a payload,
+/// optionals, arrays, a date.
+struct Profile: Codable, Equatable, Sendable {
+    enum Plan: Codable, Equatable, Sendable {
+        case free
+        case paid(seats: Int, renews: Date)
+    }
+
+    struct Account: Codable, Equatable, Sendable {
+        var email: String
+        var plan: Plan
+    }
+
+    var name: String
+    var account: Account
+    var tags: [String]
+    var nickname: String?
+
+    static let sample = Profile(
+        name: "Ada",
+        account: Account(email: "ada@example.com", plan: .paid(seats: 3, renews: Date(timeIntervalSinceReferenceDate: 800_000_000))),
+        tags: ["math", "engines"],
+        nickname: nil)
+}
+
+/// A model with a property the encoding leaves out: equal bytes, different decoded value.
+struct CachedProfile: Codable, Equatable, Sendable {
+    var name: String
+    var cachedScore = 0
+
+    enum CodingKeys: String, CodingKey { case name }
+}
+
+/// A value whose encoding always fails.
+struct Unencodable: Codable, Equatable, Sendable {
+    init() {}
+    init(from decoder: any Decoder) throws {}
+    func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(self, EncodingError.Context(codingPath: [], debugDescription: "never encodable"))
+    }
+}
+
+/// A fresh folder to use as the fixtures directory (not created: recording creates it).
+func temporaryFixturesDirectory() -> URL {
+    FileManager.default.temporaryDirectory
+        .appendingPathComponent("RawCodingTestingTests-\(UUID().uuidString)", isDirectory: true)
+}
+
+/// Removes a folder from ``temporaryFixturesDirectory()`` if a check created it.
+func removeTemporaryFixtures(_ directory: URL) {
+    guard FileManager.default.fileExists(atPath: directory.path) else { return }
+    do {
+        try FileManager.default.removeItem(at: directory)
+    } catch {
+        Issue.record("Could not remove \(directory.path): \(error)")
+    }
+}
+
+/// An environment with neither CI nor RAWCODING_RECORD, so checks behave the same wherever the
+/// tests run.
+let quietEnvironment: [String: String] = [:]
+
+/// Issues recorded inside `body` (which must record at least one), returned for inspection.
+func recordedIssues<Ignored>(_ body: () -> Ignored) -> [Issue] {
+    let issues = IssueBox()
+    withKnownIssue {
+        _ = body()
+    } matching: { issue in
+        issues.append(issue)
+        return true
+    }
+    return issues.all
+}
+
+/// The text of an issue's comments.
+extension Issue {
+    var text: String { comments.map(\.rawValue).joined(separator: "\n") }
+}
+
+final class IssueBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Issue] = []
+
+    func append(_ issue: Issue) { lock.withLock { storage.append(issue) } }
+    var all: [Issue] { lock.withLock { storage } }
+}
