@@ -18,9 +18,11 @@ let package = Package(
         // Not a product: the naive snippet that crashes, and the same model made safe.
         // The trap tests run it as a child process.
         .executableTarget(name: "TrapDemo", dependencies: ["RawCoding"]),
+        // Not a product: writes every codec's output so a test can compare it across TZ and LANG.
+        .executableTarget(name: "LocaleProbe", dependencies: ["RawCoding"]),
         .testTarget(
             name: "RawCodingTests",
-            dependencies: ["RawCoding", "RawCodingTesting", "rawcoding", "TrapDemo"]
+            dependencies: ["RawCoding", "RawCodingTesting", "rawcoding", "TrapDemo", "LocaleProbe"]
         ),
         .testTarget(name: "RawCodingTestingTests", dependencies: ["RawCoding", "RawCodingTesting"]),
     ]
