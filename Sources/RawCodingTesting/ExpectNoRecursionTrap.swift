@@ -6,9 +6,9 @@ import RawCoding
 /// process.
 ///
 /// For each codec it round-trips `value` on its own and inside an array (a nested position
-/// takes another path through the standard library), and for a ``RawCoding/RawStringCodable``
-/// or ``RawCoding/RawCodable`` value it also round-trips `rawValue` through `init?(rawValue:)`.
-/// A ``RawCoding/RawCodingError`` of kind ``RawCoding/RawCodingError/Kind/recursionTrap`` is
+/// takes another path through the standard library), and for a `RawStringCodable`
+/// or `RawCodable` value it also round-trips `rawValue` through `init?(rawValue:)`.
+/// A `RawCodingError` of kind `recursionTrap` is
 /// reported with its message, which names the type and both fixes; any other failure is
 /// reported too.
 ///
@@ -25,6 +25,10 @@ import RawCoding
 /// - Parameters:
 ///   - value: A value of the type to check.
 ///   - codecs: The codecs to check with; at least one.
+///   - fileID: The caller's file ID, for reporting; leave the default.
+///   - filePath: The caller's file path, for reporting and for finding `Fixtures/`; leave the default.
+///   - line: The caller's line, for reporting; leave the default.
+///   - column: The caller's column, for reporting; leave the default.
 /// - Returns: What was found (already reported to the test).
 @discardableResult
 public func expectNoRecursionTrap<Value: Codable, each C: Codec>(
@@ -94,7 +98,7 @@ enum RecursionTrapCheck {
     }
 
     /// For library-guarded raw values: `rawValue`, then `init?(rawValue:)` on it, with reports
-    /// to ``RawCoding/RawCodingDiagnostics`` collected rather than printed.
+    /// to `RawCodingDiagnostics` collected rather than printed.
     static func rawValueRoundTrip<Value>(_ value: Value, into report: inout CheckReport) {
         guard let representable = value as? any RawRepresentable,
               value is any RawStringCodable || value is any GuardedRawValue

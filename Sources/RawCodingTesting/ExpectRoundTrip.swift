@@ -26,13 +26,17 @@ import RawCoding
 ///   - value: The value whose stored form is fixed by the fixture.
 ///   - fixture: The fixture's file name without extension.
 ///   - codecs: One or more codecs; each has its own fixture file, named by its
-///     ``RawCoding/Codec/fileExtension``.
+///     `fileExtension`.
 ///   - record: The record mode for this call, overriding configuration and environment
 ///     (but never CI).
 ///   - fixturesDirectory: The folder holding the suite folders; by default `Fixtures/` beside
 ///     the `Package.swift` above the calling file.
 ///   - suite: The folder inside the fixtures directory; by default the calling file's name
 ///     without `.swift`.
+///   - fileID: The caller's file ID, for reporting; leave the default.
+///   - filePath: The caller's file path, for reporting and for finding `Fixtures/`; leave the default.
+///   - line: The caller's line, for reporting; leave the default.
+///   - column: The caller's column, for reporting; leave the default.
 /// - Returns: What was found (already reported to the test).
 @discardableResult
 public func expectRoundTrip<Value: Codable & Equatable, each C: Codec>(
@@ -82,6 +86,10 @@ public func expectRoundTrip<Value: Codable & Equatable, each C: Codec>(
 ///   - record: The record mode for this call.
 ///   - fixturesDirectory: The folder holding the suite folders.
 ///   - suite: The folder inside the fixtures directory.
+///   - fileID: The caller's file ID, for reporting; leave the default.
+///   - filePath: The caller's file path, for reporting and for finding `Fixtures/`; leave the default.
+///   - line: The caller's line, for reporting; leave the default.
+///   - column: The caller's column, for reporting; leave the default.
 /// - Returns: What was found (already reported to the test).
 @discardableResult
 public func expectFixture(

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Set it for a Swift Testing suite with the ``FixtureTrait`` (`@Suite(.fixtures(record: .all))`),
 /// or around any code, including an XCTest case's `invokeTest()`, with
-/// ``withFixtureConfiguration(_:operation:)``. Values left `nil` fall back to the enclosing
+/// ``withFixtureConfiguration(_:operation:)-odq9``. Values left `nil` fall back to the enclosing
 /// configuration, then to the defaults. A check's own arguments win over all of them.
 public struct FixtureConfiguration: Sendable {
     /// The record mode; `nil` defers to the enclosing configuration, then `RAWCODING_RECORD`.

@@ -2,7 +2,7 @@
 ///
 /// The mode in force is the first of these that is set: the call's `record:` argument, the
 /// enclosing ``FixtureConfiguration`` (a suite's ``FixtureTrait`` or
-/// ``withFixtureConfiguration(_:operation:)``), the `RAWCODING_RECORD` environment variable
+/// ``withFixtureConfiguration(_:operation:)-odq9``), the `RAWCODING_RECORD` environment variable
 /// (`never`, `missing`, `all`; `1` or `true` mean `all`), and finally ``missing``.
 ///
 /// When the `CI` environment variable is set (to anything but empty, `0`, `false` or `no`)
