@@ -30,7 +30,7 @@ struct ValueDifference: Equatable {
         }
         let equal = isEqual(expected, actual)
         if equal == true { return nil }
-        if depth >= maximumDepth { return leaf }
+        if depth >= maximumDepth || isAtomic(expected) { return leaf }
 
         let left = Mirror(reflecting: expected), right = Mirror(reflecting: actual)
         let found: ValueDifference?
@@ -137,6 +137,13 @@ struct ValueDifference: Equatable {
         var chain = [mirror]
         while let parent = chain.last?.superclassMirror { chain.append(parent) }
         return chain.reversed().flatMap { Array($0.children) }
+    }
+
+    /// Values shown whole rather than walked: their stored parts (a date's seconds, a URL's
+    /// storage) mean nothing to the reader.
+    private static func isAtomic(_ value: Any) -> Bool {
+        value is String || value is Substring || value is Character || value is Bool || value is any Numeric
+            || value is Date || value is URL || value is UUID || value is Decimal || value is Data
     }
 
     private static func caseName(_ value: Any, _ mirror: Mirror) -> String {
