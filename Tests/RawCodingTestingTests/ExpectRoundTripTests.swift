@@ -39,11 +39,9 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             try withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, suite: "S", environment: quietEnvironment)) { () throws -> Void in
-                let file = directory.appendingPathComponent("S/Profile.pretty.json")
-                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 var stored = Profile.sample
                 stored.account.email = "old@example.com"
-                try JSONCodec.json(.pretty).encode(stored).write(to: file)
+                try writeFixture(JSONCodec.json(.pretty).encode(stored), "S/Profile.pretty.json", in: directory)
 
                 var line = 0
                 let issues = recordedIssues {
@@ -67,11 +65,9 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             try withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, suite: "S", environment: quietEnvironment)) { () throws -> Void in
-                let file = directory.appendingPathComponent("S/Profile.json")
-                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 var stored = Profile.sample
                 stored.account.plan = .paid(seats: 5, renews: Date(timeIntervalSinceReferenceDate: 800_000_000))
-                try JSONCodec.json.encode(stored).write(to: file)
+                try writeFixture(JSONCodec.json.encode(stored), "S/Profile.json", in: directory)
 
                 let issues = recordedIssues { expectRoundTrip(of: Profile.sample, fixture: "Profile", .json) }
                 let decode = try #require(issues.first { $0.text.contains("Decoding S/Profile.json gives a different value") })
@@ -199,9 +195,7 @@ struct ExpectRoundTripTests {
             try withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, suite: "S", environment: quietEnvironment)) { () throws -> Void in
                 var stored = Profile.sample
                 stored.name = "Adb"
-                let file = directory.appendingPathComponent("S/Profile.binary.plist")
-                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try PropertyListCodec.propertyList(.binary).encode(stored).write(to: file)
+                try writeFixture(PropertyListCodec.propertyList(.binary).encode(stored), "S/Profile.binary.plist", in: directory)
 
                 let issues = recordedIssues { expectRoundTrip(of: Profile.sample, fixture: "Profile", .propertyList(.binary)) }
                 let mismatch = try #require(issues.first { $0.text.contains("differs from the fixture") })
@@ -253,10 +247,8 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            let file = directory.appendingPathComponent("S/Profile.json")
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             let text = try JSONCodec.json.encodeToString(Profile.sample).replacingOccurrences(of: "\"ada@example.com\"", with: "42")
-            try Data(text.utf8).write(to: file)
+            try writeFixture(Data(text.utf8), "S/Profile.json", in: directory)
             let issues = recordedIssues {
                 expectRoundTrip(of: Profile.sample, fixture: "Profile", .json, fixturesDirectory: directory, suite: "S")
             }
@@ -270,9 +262,7 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             // Written by hand with keys out of order: decodes to the value, re-encodes sorted.
-            let file = directory.appendingPathComponent("S/Cached.json")
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(#"{ "name": "Ada" }"#.utf8).write(to: file)
+            try writeFixture(Data(#"{ "name": "Ada" }"#.utf8), "S/Cached.json", in: directory)
             let issues = recordedIssues {
                 expectRoundTrip(of: CachedProfile(name: "Ada"), fixture: "Cached", .json, fixturesDirectory: directory, suite: "S")
             }

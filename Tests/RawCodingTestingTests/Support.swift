@@ -51,6 +51,13 @@ func temporaryFixturesDirectory() -> URL {
         .appendingPathComponent("RawCodingTestingTests-\(UUID().uuidString)", isDirectory: true)
 }
 
+/// Writes `data` as the fixture `path` (`<suite>/<name>.<extension>`) inside `directory`.
+func writeFixture(_ data: Data, _ path: String, in directory: URL) throws {
+    let file = directory.appendingPathComponent(path)
+    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try data.write(to: file)
+}
+
 /// Removes a folder from ``temporaryFixturesDirectory()`` if a check created it.
 func removeTemporaryFixtures(_ directory: URL) {
     guard FileManager.default.fileExists(atPath: directory.path) else { return }

@@ -31,9 +31,7 @@ struct ValueDifferenceTests {
     ) throws -> String {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
-        let file = directory.appendingPathComponent("S/F.\(codec.fileExtension)")
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try codec.encode(stored).write(to: file)
+        try writeFixture(codec.encode(stored), "S/F.\(codec.fileExtension)", in: directory)
         let issues = recordedIssues { expectRoundTrip(of: value, fixture: "F", codec, fixturesDirectory: directory, suite: "S") }
         let issue = try #require(issues.first { $0.text.contains("gives a different value") })
         return issue.text
