@@ -31,7 +31,10 @@ struct FixtureCheck {
         let file: FixtureFile
         switch locate(name: name, fileExtension: codec.fileExtension) {
         case .success(let located): file = located
-        case .failure(let error): return report.fail(error.message)
+        case .failure(let error):
+            // A bad name or a missing package root is the same for every codec: say it once.
+            if !report.failures.contains(error.message) { report.fail(error.message) }
+            return
         }
         var encoded: Data?
         do {

@@ -290,7 +290,7 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             let issues = recordedIssues {
-                expectRoundTrip(of: 1, fixture: name, .json, fixturesDirectory: directory)
+                expectRoundTrip(of: 1, fixture: name, .json, .propertyList(.xml), fixturesDirectory: directory)
             }
             #expect(issues.count == 1)
             #expect(issues[0].text.contains("fixture name"))
