@@ -20,6 +20,9 @@ let package = Package(
         .executableTarget(name: "TrapDemo", dependencies: ["RawCoding"]),
         // Not a product: writes every codec's output so a test can compare it across TZ and LANG.
         .executableTarget(name: "LocaleProbe", dependencies: ["RawCoding"]),
+        // Not a product: timings against Foundation in the same run
+        // (`swift run -c release RawCodingBenchmarks`).
+        .executableTarget(name: "RawCodingBenchmarks", dependencies: ["RawCoding"]),
         .testTarget(
             name: "RawCodingTests",
             dependencies: ["RawCoding", "RawCodingTesting", "rawcoding", "TrapDemo", "LocaleProbe"]

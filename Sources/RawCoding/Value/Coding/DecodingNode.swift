@@ -1,0 +1,114 @@
+import Foundation
+
+/// What every node of one `StoredValueDecoder.decode` call shares.
+final class DecodingContext {
+    let options: StoredValueDecoder
+    let userInfo: [CodingUserInfoKey: Any]
+    let usesDefaultKeys: Bool
+    private var iso8601Formatter: ISO8601DateFormatter?
+
+    init(options: StoredValueDecoder) {
+        self.options = options
+        userInfo = options.userInfo
+        if case .useDefaultKeys = options.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+    }
+
+    func date(fromISO8601 text: String) -> Date? {
+        if let iso8601Formatter { return iso8601Formatter.date(from: text) }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = .withInternetDateTime
+        iso8601Formatter = formatter
+        return formatter.date(from: text)
+    }
+}
+
+/// One `Decoder` of a `StoredValueDecoder.decode` call: a value being decoded and where it is.
+final class DecodingNode: Decoder {
+    let context: DecodingContext
+    let parent: DecodingNode?
+    let step: CodingPathStep?
+    let value: StoredValue
+    /// Where the next key lookup in this node's dictionary starts.
+    var keyHint = 0
+
+    init(context: DecodingContext, parent: DecodingNode?, step: CodingPathStep?, value: StoredValue) {
+        self.context = context
+        self.parent = parent
+        self.step = step
+        self.value = value
+    }
+
+    var codingPath: [any CodingKey] {
+        var steps: [any CodingKey] = []
+        var node: DecodingNode? = self
+        while let current = node {
+            if let step = current.step { steps.append(step.codingKey) }
+            node = current.parent
+        }
+        return steps.reversed()
+    }
+
+    func path(adding step: CodingPathStep?) -> [any CodingKey] {
+        guard let step else { return codingPath }
+        return codingPath + [step.codingKey]
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .dictionary(let dictionary) = value else {
+            if case .null = value {
+                throw DecodingError.valueNotFound(KeyedDecodingContainer<Key>.self, DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "Cannot get keyed decoding container -- found null value instead"))
+            }
+            throw mismatch([String: Any].self, value, step: nil)
+        }
+        let keyed = context.usesDefaultKeys ? dictionary : convertKeys(dictionary)
+        return KeyedDecodingContainer(StoredKeyedDecodingContainer<Key>(node: self, dictionary: keyed))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let elements) = value else {
+            if case .null = value {
+                throw DecodingError.valueNotFound([Any].self, DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
+            }
+            throw mismatch([Any].self, value, step: nil)
+        }
+        return StoredUnkeyedDecodingContainer(node: self, elements: elements)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        self
+    }
+
+    private func convertKeys(_ dictionary: StoredDictionary) -> StoredDictionary {
+        var converted = StoredDictionary(minimumCapacity: dictionary.count)
+        for (key, value) in dictionary {
+            let newKey: String
+            switch context.options.keyDecodingStrategy {
+            case .useDefaultKeys: newKey = key
+            case .convertFromSnakeCase: newKey = KeyConversion.fromSnakeCase(key)
+            case .custom(let convert): newKey = convert(codingPath + [StoredCodingKey(stringValue: key)]).stringValue
+            }
+            // Two keys converting to one: the first wins, as in JSONDecoder.
+            if converted.position(of: newKey) == nil { converted.append(key: newKey, value: value) }
+        }
+        return converted
+    }
+
+    // MARK: Errors
+
+    func mismatch(_ type: Any.Type, _ found: StoredValue, step: CodingPathStep?) -> DecodingError {
+        if case .null = found {
+            return DecodingError.valueNotFound(type, DecodingError.Context(
+                codingPath: path(adding: step), debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+        }
+        return DecodingError.typeMismatch(type, DecodingError.Context(
+            codingPath: path(adding: step), debugDescription: "Expected to decode \(type) but found \(found.kindName) instead."))
+    }
+
+    func corrupted(_ description: String, step: CodingPathStep?) -> DecodingError {
+        DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(adding: step), debugDescription: description))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// What every node of one `StoredValueEncoder.encode` call shares: the options, caches and the
+/// first misuse of the `Encoder` API (reported when the call ends instead of trapping).
+final class EncodingContext {
+    let options: StoredValueEncoder
+    let userInfo: [CodingUserInfoKey: Any]
+    let usesDefaultKeys: Bool
+    var failure: EncodingError?
+    private var snakeCaseKeys: [String: String] = [:]
+    private var iso8601Formatter: ISO8601DateFormatter?
+
+    init(options: StoredValueEncoder) {
+        self.options = options
+        userInfo = options.userInfo
+        if case .useDefaultKeys = options.keyEncodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+    }
+
+    /// Records the first misuse of the Encoder API by an `encode(to:)`.
+    func misuse(_ description: String, at node: EncodingNode) {
+        guard failure == nil else { return }
+        failure = EncodingError.invalidValue(
+            description, EncodingError.Context(codingPath: node.codingPath, debugDescription: description))
+    }
+
+    /// The dictionary key for `key` under `node`, after the key strategy.
+    func dictionaryKey(_ key: some CodingKey, in node: EncodingNode) -> String {
+        switch options.keyEncodingStrategy {
+        case .useDefaultKeys:
+            return key.stringValue
+        case .convertToSnakeCase:
+            let original = key.stringValue
+            if let converted = snakeCaseKeys[original] { return converted }
+            let converted = KeyConversion.toSnakeCase(original)
+            snakeCaseKeys[original] = converted
+            return converted
+        case .custom(let convert):
+            return convert(node.codingPath + [key]).stringValue
+        }
+    }
+
+    func iso8601String(_ date: Date) -> String {
+        if let iso8601Formatter { return iso8601Formatter.string(from: date) }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = .withInternetDateTime
+        iso8601Formatter = formatter
+        return formatter.string(from: date)
+    }
+
+    /// A finite or non-finite double under the non-conforming float strategy.
+    func double(_ value: Double, original: Any, in node: EncodingNode, step: CodingPathStep?) throws -> StoredValue {
+        if value.isFinite { return .double(value) }
+        switch options.nonConformingFloatEncodingStrategy {
+        case .allow:
+            return .double(value)
+        case .throw:
+            var path = node.codingPath
+            if let step { path.append(step.codingKey) }
+            throw EncodingError.invalidValue(original, EncodingError.Context(
+                codingPath: path,
+                debugDescription: "Unable to encode \(type(of: original)).\(value.isNaN ? "nan" : value > 0 ? "infinity" : "-infinity") directly. Use a nonConformingFloatEncodingStrategy that allows or converts it."))
+        case .convertToString(let positiveInfinity, let negativeInfinity, let nan):
+            return .string(value.isNaN ? nan : value > 0 ? positiveInfinity : negativeInfinity)
+        }
+    }
+
+    /// A `Float` as the `Double` its shortest decimal text denotes (3.14, not
+    /// 3.140000104904175), as JSON text would carry it.
+    func float(_ value: Float, in node: EncodingNode, step: CodingPathStep?) throws -> StoredValue {
+        guard value.isFinite else { return try double(Double(value), original: value, in: node, step: step) }
+        return .double(Double(value.description) ?? Double(value))
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// One `Encoder` of a `StoredValueEncoder.encode` call: what one value encodes into.
+///
+/// A node holds a single value, or the entries of a keyed container, or the elements of an
+/// unkeyed one. Containers made with `nestedContainer` or `superEncoder` are nodes of their
+/// own, registered as pending with a placeholder at their position, and filled in when the
+/// value that owns them finishes.
+final class EncodingNode: Encoder {
+    enum Content {
+        case none
+        case single(StoredValue)
+        case keyed
+        case unkeyed
+    }
+
+    enum Slot {
+        case key(String)
+        case index(Int)
+    }
+
+    let context: EncodingContext
+    let parent: EncodingNode?
+    let step: CodingPathStep?
+    var content = Content.none
+    var dictionary = StoredDictionary()
+    var elements: [StoredValue] = []
+    var pending: [(slot: Slot, node: EncodingNode)] = []
+
+    init(context: EncodingContext, parent: EncodingNode?, step: CodingPathStep?) {
+        self.context = context
+        self.parent = parent
+        self.step = step
+    }
+
+    var codingPath: [any CodingKey] {
+        var steps: [any CodingKey] = []
+        var node: EncodingNode? = self
+        while let current = node {
+            if let step = current.step { steps.append(step.codingKey) }
+            node = current.parent
+        }
+        return steps.reversed()
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        switch content {
+        case .none: content = .keyed
+        case .keyed: break
+        case .single, .unkeyed:
+            context.misuse("Asked for a keyed container after encoding \(content) into the same encoder.", at: self)
+        }
+        return KeyedEncodingContainer(StoredKeyedEncodingContainer<Key>(node: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        switch content {
+        case .none: content = .unkeyed
+        case .unkeyed: break
+        case .single, .keyed:
+            context.misuse("Asked for an unkeyed container after encoding \(content) into the same encoder.", at: self)
+        }
+        return StoredUnkeyedEncodingContainer(node: self)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        self
+    }
+
+    /// The node's value, with pending nested containers filled in; `nil` if nothing was encoded.
+    func finish() throws -> StoredValue? {
+        switch content {
+        case .none:
+            return nil
+        case .single(let value):
+            return value
+        case .keyed:
+            var result = dictionary
+            dictionary = StoredDictionary()
+            for (slot, node) in pending {
+                if case .key(let key) = slot { result[key] = try node.finish() ?? .dictionary([:]) }
+            }
+            return .dictionary(result)
+        case .unkeyed:
+            var result = elements
+            elements = []
+            for (slot, node) in pending {
+                if case .index(let index) = slot { result[index] = try node.finish() ?? .dictionary([:]) }
+            }
+            return .array(result)
+        }
+    }
+
+    /// Stores a value under `key` of this keyed node; a repeated key keeps its position.
+    func set(_ value: StoredValue, forKey key: String) {
+        if dictionary.count == 0 || dictionary.position(of: key) == nil {
+            dictionary.append(key: key, value: value)
+        } else {
+            dictionary[key] = value
+        }
+    }
+
+    /// A node for a nested container or super encoder, filled in when this node finishes.
+    func pendingChild(slot: Slot, step: CodingPathStep, content: Content) -> EncodingNode {
+        let child = EncodingNode(context: context, parent: self, step: step)
+        child.content = content
+        switch slot {
+        case .key(let key): set(.null, forKey: key)
+        case .index: elements.append(.null)
+        }
+        pending.append((slot, child))
+        return child
+    }
+
+    // MARK: Boxing
+
+    /// `value` as a stored value: primitives directly, everything else through its
+    /// `encode(to:)` into a child node at `step`. `nil` when it encoded nothing.
+    func box<Value: Encodable>(_ value: Value, step: CodingPathStep?) throws -> StoredValue? {
+        // Metatype comparisons are cheap; dynamic casts are not. Primitives first.
+        if Value.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+        if Value.self == Int.self { return .int(Int64(unsafeBitCast(value, to: Int.self))) }
+        if Value.self == Double.self {
+            let double = unsafeBitCast(value, to: Double.self)
+            return double.isFinite ? .double(double) : try context.double(double, original: double, in: self, step: step)
+        }
+        if Value.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+        if Value.self == Date.self { return try boxDate(unsafeBitCast(value, to: Date.self), step: step) }
+        if Value.self == Data.self { return try boxData(unsafeBitCast(value, to: Data.self), step: step) }
+        if Value.self == Int64.self { return .int(unsafeBitCast(value, to: Int64.self)) }
+        if Value.self == UInt64.self { return .integer(unsafeBitCast(value, to: UInt64.self)) }
+        if Value.self == UInt.self { return .integer(UInt64(unsafeBitCast(value, to: UInt.self))) }
+        if Value.self == Int32.self { return .int(Int64(unsafeBitCast(value, to: Int32.self))) }
+        if Value.self == UInt32.self { return .int(Int64(unsafeBitCast(value, to: UInt32.self))) }
+        if Value.self == Int16.self { return .int(Int64(unsafeBitCast(value, to: Int16.self))) }
+        if Value.self == UInt16.self { return .int(Int64(unsafeBitCast(value, to: UInt16.self))) }
+        if Value.self == Int8.self { return .int(Int64(unsafeBitCast(value, to: Int8.self))) }
+        if Value.self == UInt8.self { return .int(Int64(unsafeBitCast(value, to: UInt8.self))) }
+        if Value.self == Float.self { return try context.float(unsafeBitCast(value, to: Float.self), in: self, step: step) }
+        if Value.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
+        if Value.self == Decimal.self { return .double(NSDecimalNumber(decimal: unsafeBitCast(value, to: Decimal.self)).doubleValue) }
+        let child = EncodingNode(context: context, parent: self, step: step)
+        try value.encode(to: child)
+        return try child.finish()
+    }
+
+    /// Like ``box(_:step:)`` for a value inside a container: a value that encoded nothing is an
+    /// empty dictionary, as in `JSONEncoder`.
+    func boxNested<Value: Encodable>(_ value: Value, step: CodingPathStep) throws -> StoredValue {
+        try box(value, step: step) ?? .dictionary([:])
+    }
+
+    private func boxDate(_ date: Date, step: CodingPathStep?) throws -> StoredValue? {
+        switch context.options.dateEncodingStrategy {
+        case .stored: return .date(date)
+        case .deferredToDate: return .double(date.timeIntervalSinceReferenceDate)
+        case .secondsSince1970: return .double(date.timeIntervalSince1970)
+        case .millisecondsSince1970: return .double(date.timeIntervalSince1970 * 1000)
+        case .iso8601: return .string(context.iso8601String(date))
+        case .custom(let encode):
+            let child = EncodingNode(context: context, parent: self, step: step)
+            try encode(date, child)
+            return try child.finish()
+        }
+    }
+
+    private func boxData(_ data: Data, step: CodingPathStep?) throws -> StoredValue? {
+        switch context.options.dataEncodingStrategy {
+        case .stored: return .data(data)
+        case .deferredToData: return .array(data.map { .int(Int64($0)) })
+        case .base64: return .string(data.base64EncodedString())
+        case .custom(let encode):
+            let child = EncodingNode(context: context, parent: self, step: step)
+            try encode(data, child)
+            return try child.finish()
+        }
+    }
+}

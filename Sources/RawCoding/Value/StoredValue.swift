@@ -1,0 +1,146 @@
+import Foundation
+
+/// A plain value tree: what any `Codable` value becomes between Swift and a stored format.
+///
+/// `StoredValue` holds what JSON and property lists can hold, keeping the distinctions they
+/// make: `Bool` is not a number, integers are not doubles, a date and bytes are their own
+/// kinds (property lists keep them; JSON writes them as numbers or text).
+///
+/// ```swift
+/// let tree = try StoredValueEncoder().encode(settings)
+/// tree["account"]?["email"]?.stringValue          // "me@example.com"
+/// let settings = try StoredValueDecoder().decode(Settings.self, from: tree)
+/// ```
+///
+/// Dictionaries keep the order their entries were added in (the order a type encodes its
+/// properties), and compare equal regardless of order, as JSON objects and property-list
+/// dictionaries do.
+public enum StoredValue: Sendable, Hashable {
+    /// JSON `null`; property lists have no null.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A signed integer.
+    case int(Int64)
+    /// An integer above `Int64.max`. Integers that fit in `Int64` are always ``int(_:)``.
+    case uint(UInt64)
+    /// A floating-point number, which may be infinite or NaN.
+    case double(Double)
+    /// Text.
+    case string(String)
+    /// Bytes.
+    case data(Data)
+    /// A point in time.
+    case date(Date)
+    /// An ordered list.
+    case array([StoredValue])
+    /// String keys to values, in insertion order.
+    case dictionary(StoredDictionary)
+}
+
+extension StoredValue {
+    /// The integer `value`: ``int(_:)`` when it fits in `Int64`, otherwise ``uint(_:)``.
+    /// - Parameter value: An unsigned integer.
+    /// - Returns: The stored integer.
+    public static func integer(_ value: UInt64) -> StoredValue {
+        value <= UInt64(Int64.max) ? .int(Int64(value)) : .uint(value)
+    }
+
+    /// Whether this is ``null``.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The Boolean, if this is ``bool(_:)``.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The integer as `Int64`, if this is an integer that fits (``int(_:)``, or ``uint(_:)``
+    /// up to `Int64.max`).
+    public var int64Value: Int64? {
+        switch self {
+        case .int(let value): value
+        case .uint(let value): Int64(exactly: value)
+        default: nil
+        }
+    }
+
+    /// The integer as `UInt64`, if this is a non-negative integer.
+    public var uint64Value: UInt64? {
+        switch self {
+        case .int(let value): UInt64(exactly: value)
+        case .uint(let value): value
+        default: nil
+        }
+    }
+
+    /// The number as `Double`: a ``double(_:)``, or an integer (rounded to the nearest
+    /// `Double` when it has more than 53 significant bits).
+    public var doubleValue: Double? {
+        switch self {
+        case .double(let value): value
+        case .int(let value): Double(value)
+        case .uint(let value): Double(value)
+        default: nil
+        }
+    }
+
+    /// The text, if this is ``string(_:)``.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The bytes, if this is ``data(_:)``.
+    public var dataValue: Data? {
+        if case .data(let value) = self { return value }
+        return nil
+    }
+
+    /// The date, if this is ``date(_:)``.
+    public var dateValue: Date? {
+        if case .date(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements, if this is ``array(_:)``.
+    public var arrayValue: [StoredValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The entries, if this is ``dictionary(_:)``.
+    public var dictionaryValue: StoredDictionary? {
+        if case .dictionary(let value) = self { return value }
+        return nil
+    }
+
+    /// The value for `key`, if this is a dictionary that has it.
+    public subscript(key: String) -> StoredValue? {
+        dictionaryValue?[key]
+    }
+
+    /// The element at `index`, if this is an array that long.
+    public subscript(index: Int) -> StoredValue? {
+        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+
+    /// The name of this value's kind, for messages: `"null"`, `"bool"`, `"int"`, ...
+    public var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "bool"
+        case .int, .uint: "integer"
+        case .double: "double"
+        case .string: "string"
+        case .data: "data"
+        case .date: "date"
+        case .array: "array"
+        case .dictionary: "dictionary"
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Encodes any `Encodable` value into a ``StoredValue`` tree, without going through bytes.
+///
+/// The options follow Foundation's `JSONEncoder`, so a value encodes to the tree JSON would
+/// hold, except that the defaults keep what property lists keep: dates stay ``StoredValue/date(_:)``,
+/// bytes stay ``StoredValue/data(_:)``, and non-finite doubles stay doubles.
+///
+/// ```swift
+/// var encoder = StoredValueEncoder()
+/// encoder.keyEncodingStrategy = .convertToSnakeCase
+/// let tree = try encoder.encode(settings)       // ["font_size": 14, "theme": "dark"]
+/// ```
+///
+/// Errors are Foundation's `EncodingError`, with the coding path of the value that failed.
+public struct StoredValueEncoder: Sendable {
+    /// How `Date` values are stored.
+    public enum DateEncodingStrategy: Sendable {
+        /// As ``StoredValue/date(_:)``. The default.
+        case stored
+        /// As `Date` encodes itself: seconds since 2001-01-01 (a double).
+        case deferredToDate
+        /// Seconds since 1970-01-01, a double.
+        case secondsSince1970
+        /// Milliseconds since 1970-01-01, a double.
+        case millisecondsSince1970
+        /// An ISO 8601 string with time zone, like `2001-01-01T00:00:00Z`.
+        case iso8601
+        /// By the closure, which encodes into the encoder it is given.
+        case custom(@Sendable (Date, any Encoder) throws -> Void)
+    }
+
+    /// How `Data` values are stored.
+    public enum DataEncodingStrategy: Sendable {
+        /// As ``StoredValue/data(_:)``. The default.
+        case stored
+        /// As `Data` encodes itself: an array of byte values.
+        case deferredToData
+        /// As a Base64 string.
+        case base64
+        /// By the closure, which encodes into the encoder it is given.
+        case custom(@Sendable (Data, any Encoder) throws -> Void)
+    }
+
+    /// How coding keys become dictionary keys.
+    public enum KeyEncodingStrategy: Sendable {
+        /// Each key's `stringValue`. The default.
+        case useDefaultKeys
+        /// `myURLValue` becomes `my_url_value`, as `JSONEncoder` converts.
+        case convertToSnakeCase
+        /// The closure's key for the coding path ending in the key to convert.
+        case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+    }
+
+    /// How infinite and NaN `Double`/`Float` values are stored.
+    public enum NonConformingFloatEncodingStrategy: Sendable {
+        /// As ``StoredValue/double(_:)``, which holds them. The default.
+        case allow
+        /// Throw `EncodingError.invalidValue`, as `JSONEncoder` does by default.
+        case `throw`
+        /// As the given strings.
+        case convertToString(positiveInfinity: String, negativeInfinity: String, nan: String)
+    }
+
+    /// How dates are stored. Default: ``DateEncodingStrategy/stored``.
+    public var dateEncodingStrategy: DateEncodingStrategy = .stored
+    /// How bytes are stored. Default: ``DataEncodingStrategy/stored``.
+    public var dataEncodingStrategy: DataEncodingStrategy = .stored
+    /// How keys are converted. Default: ``KeyEncodingStrategy/useDefaultKeys``.
+    public var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
+    /// How non-finite numbers are stored. Default: ``NonConformingFloatEncodingStrategy/allow``.
+    public var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy = .allow
+    /// Values the encoded types can read from `Encoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// Creates an encoder with the default options.
+    public init() {}
+
+    /// Encodes `value` into a tree.
+    /// - Parameter value: The value to encode.
+    /// - Returns: The tree.
+    /// - Throws: `EncodingError.invalidValue` with the coding path, when the value (or a
+    ///   strategy) refuses, or when it encodes nothing at all.
+    public func encode<Value: Encodable>(_ value: Value) throws -> StoredValue {
+        let context = EncodingContext(options: self)
+        let root = EncodingNode(context: context, parent: nil, step: nil)
+        let tree = try root.box(value, step: nil)
+        if let failure = context.failure { throw failure }
+        guard let tree else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: [], debugDescription: "Top-level \(Value.self) did not encode any values."))
+        }
+        return tree
+    }
+}
