@@ -141,6 +141,10 @@ final class EncodingNode: Encoder {
         if Value.self == Float.self { return try context.float(unsafeBitCast(value, to: Float.self), in: self, step: step) }
         if Value.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
         if Value.self == Decimal.self { return .double(NSDecimalNumber(decimal: unsafeBitCast(value, to: Decimal.self)).doubleValue) }
+        if !context.usesDefaultKeys, let dictionary = value as? any StringKeyedDictionary {
+            // JSONEncoder converts the keys of types, not the keys of [String: Value] data.
+            return try dictionary.storedDictionary(in: self, step: step)
+        }
         let child = EncodingNode(context: context, parent: self, step: step)
         try value.encode(to: child)
         return try child.finish()
@@ -176,5 +180,22 @@ final class EncodingNode: Encoder {
             try encode(data, child)
             return try child.finish()
         }
+    }
+}
+
+/// `[String: Value]` dictionaries, whose keys are data rather than property names: key
+/// strategies leave them alone, as in `JSONEncoder`.
+protocol StringKeyedDictionary {
+    func storedDictionary(in node: EncodingNode, step: CodingPathStep?) throws -> StoredValue
+}
+
+extension Dictionary: StringKeyedDictionary where Key == String, Value: Encodable {
+    func storedDictionary(in node: EncodingNode, step: CodingPathStep?) throws -> StoredValue {
+        let child = EncodingNode(context: node.context, parent: node, step: step)
+        child.content = .keyed
+        for (key, value) in self {
+            child.set(try child.boxNested(value, step: .key(StoredCodingKey(stringValue: key))), forKey: key)
+        }
+        return try child.finish() ?? .dictionary([:])
     }
 }

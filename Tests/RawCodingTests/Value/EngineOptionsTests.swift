@@ -1,0 +1,214 @@
+import Foundation
+import RawCoding
+import Testing
+
+/// Each option against the `JSONEncoder`/`JSONDecoder` option of the same name.
+@Suite("StoredValueEncoder/Decoder options")
+struct EngineOptionsTests {
+    struct Event: Codable, Equatable {
+        var at: Date
+        var payload: Data
+    }
+
+    static let event = Event(at: Date(timeIntervalSince1970: 1_234_567_890), payload: Data([0, 1, 254, 255]))
+
+    static func foundationTree<Value: Encodable>(_ value: Value, _ configure: (JSONEncoder) -> Void) throws -> StoredValue {
+        let encoder = JSONEncoder()
+        configure(encoder)
+        return try StoredValue(propertyList: JSONSerialization.jsonObject(with: encoder.encode(value), options: .fragmentsAllowed))
+    }
+
+    @Test func dateStrategiesMatchJSONEncoderAndReadBack() throws {
+        let pairs: [(StoredValueEncoder.DateEncodingStrategy, StoredValueDecoder.DateDecodingStrategy, JSONEncoder.DateEncodingStrategy)] = [
+            (.deferredToDate, .deferredToDate, .deferredToDate),
+            (.secondsSince1970, .secondsSince1970, .secondsSince1970),
+            (.millisecondsSince1970, .millisecondsSince1970, .millisecondsSince1970),
+            (.iso8601, .iso8601, .iso8601),
+        ]
+        for (ours, decoding, theirs) in pairs {
+            var encoder = StoredValueEncoder()
+            encoder.dateEncodingStrategy = ours
+            let tree = try encoder.encode(Self.event)
+            let foundation = try Self.foundationTree(Self.event) { $0.dateEncodingStrategy = theirs; $0.dataEncodingStrategy = .base64 }
+            #expect(tree["at"]?.matchesAsJSON(foundation["at"] ?? .null) == true, "\(ours): \(tree) vs \(foundation)")
+            var decoder = StoredValueDecoder()
+            decoder.dateDecodingStrategy = decoding
+            #expect(try decoder.decode(Event.self, from: tree) == Self.event)
+        }
+        // The default keeps the date itself.
+        #expect(try StoredValueEncoder().encode(Self.event)["at"] == .date(Self.event.at))
+    }
+
+    @Test func customDateStrategyWritesThroughTheEncoderItIsGiven() throws {
+        var encoder = StoredValueEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode("day \(Int(date.timeIntervalSince1970 / 86_400))")
+        }
+        var decoder = StoredValueDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            return Date(timeIntervalSince1970: (Double(text.dropFirst(4)) ?? 0) * 86_400)
+        }
+        let tree = try encoder.encode(Self.event)
+        #expect(tree["at"] == "day 14288")
+        #expect(try decoder.decode(Event.self, from: tree).at == Date(timeIntervalSince1970: 14_288 * 86_400))
+    }
+
+    @Test func dataStrategiesMatchJSONEncoderAndReadBack() throws {
+        let pairs: [(StoredValueEncoder.DataEncodingStrategy, StoredValueDecoder.DataDecodingStrategy, JSONEncoder.DataEncodingStrategy)] = [
+            (.base64, .base64, .base64),
+            (.deferredToData, .deferredToData, .deferredToData),
+        ]
+        for (ours, decoding, theirs) in pairs {
+            var encoder = StoredValueEncoder()
+            encoder.dataEncodingStrategy = ours
+            let tree = try encoder.encode(Self.event)
+            let foundation = try Self.foundationTree(Self.event) { $0.dataEncodingStrategy = theirs }
+            #expect(tree["payload"]?.matchesAsJSON(foundation["payload"] ?? .null) == true, "\(tree) vs \(foundation)")
+            var decoder = StoredValueDecoder()
+            decoder.dataDecodingStrategy = decoding
+            #expect(try decoder.decode(Event.self, from: tree) == Self.event)
+        }
+        #expect(try StoredValueEncoder().encode(Self.event)["payload"] == .data(Self.event.payload))
+        var badBase64 = StoredValueDecoder()
+        badBase64.dataDecodingStrategy = .base64
+        #expect(throws: DecodingError.self) { try badBase64.decode(Data.self, from: "not base64!") }
+    }
+
+    struct SnakeKeys: Codable, Equatable {
+        var myURLValue = 1
+        var isHTTPSEnabled = true
+        var a = 2
+        var URL = 3
+        var value2Go = 4
+        var _private = 5
+        var already_snake = 6
+        var trailingUnderscore_ = 7
+        var ÄpfelBirnen = 8
+        var nested = ["innerKey": 9]
+    }
+
+    @Test func snakeCaseMatchesJSONEncoderBothWays() throws {
+        var encoder = StoredValueEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let tree = try encoder.encode(SnakeKeys())
+        let foundation = try Self.foundationTree(SnakeKeys()) { $0.keyEncodingStrategy = .convertToSnakeCase }
+        #expect(Set(tree.dictionaryValue?.keys ?? []) == Set(foundation.dictionaryValue?.keys ?? []))
+        #expect(tree.matchesAsJSON(foundation), "\(tree)\n\(foundation)")
+
+        // Decoding converts the stored keys back; compare with JSONDecoder on the same text.
+        let json = Data(#"{"my_url_value":1,"is_https_enabled":true,"a":2,"url":3,"value2_go":4,"_private":5,"already_snake":6,"trailing_underscore_":7,"äpfel_birnen":8,"nested":{"inner_key":9}}"#.utf8)
+        let jsonDecoder = JSONDecoder()
+        jsonDecoder.keyDecodingStrategy = .convertFromSnakeCase
+        var decoder = StoredValueDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let theirs = Result { try jsonDecoder.decode(SnakeKeys.self, from: json) }
+        let ours = Result { try decoder.decode(SnakeKeys.self, from: StoredValue(propertyList: JSONSerialization.jsonObject(with: json))) }
+        switch (ours, theirs) {
+        case (.success(let ours), .success(let theirs)): #expect(ours == theirs)
+        case (.failure(let ours), .failure(let theirs)):
+            #expect(EngineErrorTests.summary(ours) == EngineErrorTests.summary(theirs))
+        default: Issue.record("ours: \(ours)\ntheirs: \(theirs)")
+        }
+    }
+
+    @Test func customKeyStrategyGetsTheCodingPath() throws {
+        struct Inner: Codable, Equatable { var value = 1 }
+        struct Outer: Codable, Equatable { var inner = Inner() }
+        var encoder = StoredValueEncoder()
+        encoder.keyEncodingStrategy = .custom { path in
+            AnyKey(path.map(\.stringValue).joined(separator: "/"))
+        }
+        #expect(try encoder.encode(Outer()) == ["inner": ["inner/value": 1]])
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    struct Measures: Codable { var values: [Double]; var single: Float }
+
+    @Test func nonFiniteNumbersFollowTheStrategy() throws {
+        let measures = Measures(values: [1, .infinity, -.infinity, .nan], single: .nan)
+        let allowed = try StoredValueEncoder().encode(measures)
+        #expect(allowed["values"]?[1] == .double(.infinity))
+        #expect(allowed["values"]?[3]?.doubleValue?.isNaN == true)
+
+        var throwing = StoredValueEncoder()
+        throwing.nonConformingFloatEncodingStrategy = .throw
+        do {
+            _ = try throwing.encode(measures)
+            Issue.record("infinity accepted")
+        } catch EncodingError.invalidValue(_, let context) {
+            #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == ["values", "1"])
+        }
+
+        var converting = StoredValueEncoder()
+        converting.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        let converted = try converting.encode(measures)
+        let foundation = try Self.foundationTree(measures) {
+            $0.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        }
+        #expect(converted.matchesAsJSON(foundation), "\(converted) vs \(foundation)")
+        var decoder = StoredValueDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        let back = try decoder.decode(Measures.self, from: converted)
+        #expect(back.values[1] == .infinity && back.values[2] == -.infinity && back.values[3].isNaN && back.single.isNaN)
+    }
+
+    struct ReadsUserInfo: Codable {
+        static let key = CodingUserInfoKey(rawValue: "unit")!
+        var unit: String
+        init(unit: String) { self.unit = unit }
+        init(from decoder: any Decoder) throws { unit = decoder.userInfo[Self.key] as? String ?? "none" }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(encoder.userInfo[Self.key] as? String ?? "none")
+        }
+    }
+
+    @Test func userInfoReachesTheCodedTypes() throws {
+        var encoder = StoredValueEncoder()
+        encoder.userInfo[ReadsUserInfo.key] = "cm"
+        #expect(try encoder.encode([ReadsUserInfo(unit: "")]) == ["cm"])
+        var decoder = StoredValueDecoder()
+        decoder.userInfo[ReadsUserInfo.key] = "mm"
+        #expect(try decoder.decode([ReadsUserInfo].self, from: [1]).first?.unit == "mm")
+    }
+
+    struct Misbehaving: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: AnyKey.self)
+            try keyed.encode(1, forKey: AnyKey("a"))
+            var single = encoder.singleValueContainer()
+            try single.encode(2)
+        }
+    }
+
+    struct Silent: Encodable {
+        func encode(to encoder: any Encoder) throws {}
+    }
+
+    @Test func encoderMisuseIsAnErrorNotATrap() throws {
+        #expect(throws: EncodingError.self) { try StoredValueEncoder().encode(Misbehaving()) }
+        #expect(throws: EncodingError.self) { try StoredValueEncoder().encode(Silent()) }
+        // Nested, a value that encodes nothing is an empty dictionary, as in JSONEncoder.
+        #expect(try StoredValueEncoder().encode([Silent()]) == [[:]])
+    }
+
+    @Test func integersReadFromWholeDoublesOnly() throws {
+        #expect(try StoredValueDecoder().decode(Int.self, from: .double(3)) == 3)
+        #expect(throws: DecodingError.self) { try StoredValueDecoder().decode(Int.self, from: .double(3.5)) }
+        #expect(throws: DecodingError.self) { try StoredValueDecoder().decode(UInt8.self, from: .int(256)) }
+        #expect(throws: DecodingError.self) { try StoredValueDecoder().decode(Int64.self, from: .uint(UInt64.max)) }
+        #expect(try StoredValueDecoder().decode(UInt64.self, from: .uint(UInt64.max)) == UInt64.max)
+        #expect(throws: DecodingError.self) { try StoredValueDecoder().decode(Bool.self, from: .int(1)) }
+        #expect(throws: DecodingError.self) { try StoredValueDecoder().decode(Float.self, from: .double(1e300)) }
+        #expect(try StoredValueDecoder().decode(Decimal.self, from: .double(0.1)) == Decimal(string: "0.1"))
+    }
+}
