@@ -91,6 +91,23 @@ struct PropertyListBridgeTests {
         }
     }
 
+    @Test func readmeValueTreeExampleWorksAsWritten() throws {
+        try withSuite { defaults in
+            let settings = SampleSettings.sample
+            // From README.md, "The value tree".
+            let tree = try StoredValueEncoder().encode(settings)
+            let email = tree["account"]?["email"]?.stringValue
+            defaults.set(try tree.propertyListObject(), forKey: "settings")
+
+            var restored: SampleSettings?
+            if let object = defaults.object(forKey: "settings") {
+                restored = try StoredValueDecoder().decode(SampleSettings.self, from: StoredValue(propertyList: object))
+            }
+            #expect(email == "me@example.com")
+            #expect(restored == settings)
+        }
+    }
+
     @Test func foundationBoxedNumbersKeepTheirKind() throws {
         let object = try JSONSerialization.jsonObject(with: Data(#"{"t":true,"f":false,"one":1,"zero":0,"d":2.5,"big":18446744073709551615,"n":null}"#.utf8))
         #expect(try StoredValue(propertyList: object) == ["t": true, "f": false, "one": 1, "zero": 0, "d": 2.5, "big": .uint(UInt64.max), "n": nil])
