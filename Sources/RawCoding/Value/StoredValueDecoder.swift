@@ -68,6 +68,10 @@ public struct StoredValueDecoder: Sendable {
     public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
     /// How non-finite numbers are read. Default: ``NonConformingFloatDecodingStrategy/allow``.
     public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .allow
+    /// How deeply values may nest (default 512, as in Foundation's JSON coders). Deeper
+    /// nesting is a thrown error instead of a stack overflow: coding recurses once per level,
+    /// and a secondary thread's stack holds only a few thousand levels.
+    public var maximumDepth = 512
     /// Values the decoded types can read from `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 

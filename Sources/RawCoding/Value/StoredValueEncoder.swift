@@ -70,6 +70,10 @@ public struct StoredValueEncoder: Sendable {
     public var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
     /// How non-finite numbers are stored. Default: ``NonConformingFloatEncodingStrategy/allow``.
     public var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy = .allow
+    /// How deeply values may nest (default 512, as in Foundation's JSON coders). Deeper
+    /// nesting is a thrown error instead of a stack overflow: coding recurses once per level,
+    /// and a secondary thread's stack holds only a few thousand levels.
+    public var maximumDepth = 512
     /// Values the encoded types can read from `Encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 

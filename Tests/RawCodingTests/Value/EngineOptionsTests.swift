@@ -212,3 +212,38 @@ struct EngineOptionsTests {
         #expect(try StoredValueDecoder().decode(Decimal.self, from: .double(0.1)) == Decimal(string: "0.1"))
     }
 }
+
+/// Nesting past `maximumDepth` is a thrown error in both directions, not a stack overflow.
+@Suite("StoredValue engine depth limit")
+struct EngineDepthTests {
+    static func chain(_ depth: Int) -> TreeNode {
+        var node = TreeNode(value: 0, children: [])
+        for level in 1..<depth { node = TreeNode(value: level, children: [node]) }
+        return node
+    }
+
+    @Test func encodingPastTheLimitThrows() throws {
+        // A TreeNode level is two encoders deep (the struct, then its children array).
+        #expect(throws: Never.self) { try StoredValueEncoder().encode(Self.chain(200)) }
+        do {
+            _ = try StoredValueEncoder().encode(Self.chain(300))
+            Issue.record("encoded 600 levels")
+        } catch EncodingError.invalidValue(_, let context) {
+            #expect(context.debugDescription.contains("nested deeper than 512 levels"))
+            #expect(context.codingPath.count == 512)
+        }
+        var relaxed = StoredValueEncoder()
+        relaxed.maximumDepth = 1_000
+        #expect(throws: Never.self) { try relaxed.encode(Self.chain(300)) }
+    }
+
+    @Test func decodingPastTheLimitThrows() throws {
+        var relaxed = StoredValueEncoder()
+        relaxed.maximumDepth = 1_000
+        let tree = try relaxed.encode(Self.chain(300))
+        #expect(throws: DecodingError.self) { try StoredValueDecoder().decode(TreeNode.self, from: tree) }
+        var decoder = StoredValueDecoder()
+        decoder.maximumDepth = 1_000
+        #expect(try decoder.decode(TreeNode.self, from: tree) == Self.chain(300))
+    }
+}

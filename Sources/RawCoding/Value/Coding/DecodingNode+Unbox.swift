@@ -77,8 +77,13 @@ extension DecodingNode {
         return try Value(from: child(value, step: step))
     }
 
-    func child(_ value: StoredValue, step: CodingPathStep?) -> DecodingNode {
-        DecodingNode(context: context, parent: self, step: step, value: value)
+    /// A decoder for a nested value; nesting beyond the decoder's `maximumDepth` is an error,
+    /// so a hostile tree cannot overflow the stack.
+    func child(_ value: StoredValue, step: CodingPathStep?) throws -> DecodingNode {
+        guard depth < context.options.maximumDepth else {
+            throw corrupted("The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueDecoder.maximumDepth).", step: step)
+        }
+        return DecodingNode(context: context, parent: self, step: step, value: value)
     }
 
     func unboxDate(_ value: StoredValue, step: CodingPathStep?) throws -> Date {

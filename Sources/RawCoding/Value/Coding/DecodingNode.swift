@@ -28,6 +28,8 @@ final class DecodingNode: Decoder {
     let parent: DecodingNode?
     let step: CodingPathStep?
     let value: StoredValue
+    /// How many decoders are above this one.
+    let depth: Int
     /// Where the next key lookup in this node's dictionary starts.
     var keyHint = 0
 
@@ -36,6 +38,7 @@ final class DecodingNode: Decoder {
         self.parent = parent
         self.step = step
         self.value = value
+        depth = parent.map { $0.depth + 1 } ?? 0
     }
 
     var codingPath: [any CodingKey] {

@@ -26,11 +26,27 @@ final class EncodingNode: Encoder {
     var dictionary = StoredDictionary()
     var elements: [StoredValue] = []
     var pending: [(slot: Slot, node: EncodingNode)] = []
+    /// How many encoders are above this one.
+    let depth: Int
 
     init(context: EncodingContext, parent: EncodingNode?, step: CodingPathStep?) {
         self.context = context
         self.parent = parent
         self.step = step
+        depth = parent.map { $0.depth + 1 } ?? 0
+    }
+
+    /// An encoder for a nested value; nesting beyond the encoder's `maximumDepth` is an error
+    /// rather than a stack overflow.
+    func child(step: CodingPathStep?, encoding value: Any) throws -> EncodingNode {
+        guard depth < context.options.maximumDepth else {
+            var path = codingPath
+            if let step { path.append(step.codingKey) }
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: path,
+                debugDescription: "The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueEncoder.maximumDepth)."))
+        }
+        return EncodingNode(context: context, parent: self, step: step)
     }
 
     var codingPath: [any CodingKey] {
@@ -104,6 +120,9 @@ final class EncodingNode: Encoder {
 
     /// A node for a nested container or super encoder, filled in when this node finishes.
     func pendingChild(slot: Slot, step: CodingPathStep, content: Content) -> EncodingNode {
+        if depth >= context.options.maximumDepth {
+            context.misuse("The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueEncoder.maximumDepth).", at: self)
+        }
         let child = EncodingNode(context: context, parent: self, step: step)
         child.content = content
         switch slot {
@@ -145,7 +164,7 @@ final class EncodingNode: Encoder {
             // JSONEncoder converts the keys of types, not the keys of [String: Value] data.
             return try dictionary.storedDictionary(in: self, step: step)
         }
-        let child = EncodingNode(context: context, parent: self, step: step)
+        let child = try child(step: step, encoding: value)
         try value.encode(to: child)
         return try child.finish()
     }
@@ -164,7 +183,7 @@ final class EncodingNode: Encoder {
         case .millisecondsSince1970: return .double(date.timeIntervalSince1970 * 1000)
         case .iso8601: return .string(context.iso8601String(date))
         case .custom(let encode):
-            let child = EncodingNode(context: context, parent: self, step: step)
+            let child = try child(step: step, encoding: date)
             try encode(date, child)
             return try child.finish()
         }
@@ -176,7 +195,7 @@ final class EncodingNode: Encoder {
         case .deferredToData: return .array(data.map { .int(Int64($0)) })
         case .base64: return .string(data.base64EncodedString())
         case .custom(let encode):
-            let child = EncodingNode(context: context, parent: self, step: step)
+            let child = try child(step: step, encoding: data)
             try encode(data, child)
             return try child.finish()
         }
@@ -191,7 +210,7 @@ protocol StringKeyedDictionary {
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Encodable {
     func storedDictionary(in node: EncodingNode, step: CodingPathStep?) throws -> StoredValue {
-        let child = EncodingNode(context: node.context, parent: node, step: step)
+        let child = try node.child(step: step, encoding: self)
         child.content = .keyed
         for (key, value) in self {
             child.set(try child.boxNested(value, step: .key(StoredCodingKey(stringValue: key))), forKey: key)

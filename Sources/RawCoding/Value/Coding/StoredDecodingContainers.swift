@@ -83,11 +83,11 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func superDecoder() throws -> any Decoder {
         let key = StoredCodingKey.superKey
         let position = dictionary.position(of: key.stringValue)
-        return node.child(position.map { dictionary[$0].value } ?? .null, step: .key(key))
+        return try node.child(position.map { dictionary[$0].value } ?? .null, step: .key(key))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        node.child(lookup(key) ?? .null, step: .key(key))
+        try node.child(lookup(key) ?? .null, step: .key(key))
     }
 }
 
@@ -152,6 +152,6 @@ struct StoredUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        try next { [node] in node.child($0, step: $1) }
+        try next { [node] in try node.child($0, step: $1) }
     }
 }
