@@ -38,7 +38,7 @@ final class EncodingNode: Encoder {
 
     /// An encoder for a nested value; nesting beyond the encoder's `maximumDepth` is an error
     /// rather than a stack overflow.
-    func child(step: CodingPathStep?, encoding value: Any) throws -> EncodingNode {
+    func child<Value>(step: CodingPathStep?, encoding value: Value) throws -> EncodingNode {
         guard depth < context.options.maximumDepth else {
             var path = codingPath
             if let step { path.append(step.codingKey) }
