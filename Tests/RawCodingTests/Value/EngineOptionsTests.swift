@@ -201,6 +201,41 @@ struct EngineOptionsTests {
         #expect(try StoredValueEncoder().encode([Silent()]) == [[:]])
     }
 
+    struct Wide: Codable, Equatable {
+        var signed: Int128
+        var unsigned: UInt128
+        var list: [Int128]
+        var single: SingleWide
+    }
+
+    struct SingleWide: Codable, Equatable {
+        var value: UInt128
+        init(_ value: UInt128) { self.value = value }
+        init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(UInt128.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        }
+    }
+
+    @Test func wideIntegersThatFitIn64BitsRoundTrip() throws {
+        let value = Wide(signed: Int128(Int64.min), unsigned: UInt128(UInt64.max), list: [-1, 0, Int128(Int64.max)], single: SingleWide(7))
+        let tree = try StoredValueEncoder().encode(value)
+        #expect(tree["signed"] == .int(Int64.min) && tree["unsigned"] == .uint(UInt64.max) && tree["single"] == .int(7))
+        #expect(try StoredValueDecoder().decode(Wide.self, from: tree) == value)
+
+        var tooBig = value
+        tooBig.list[1] = Int128(Int64.min) - 1
+        do {
+            _ = try StoredValueEncoder().encode(tooBig)
+            Issue.record("a 65-bit integer was stored")
+        } catch EncodingError.invalidValue(_, let context) {
+            #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == ["list", "1"])
+            #expect(context.debugDescription.contains("does not fit in 64 bits"))
+        }
+        #expect(throws: DecodingError.self) { try StoredValueDecoder().decode(Int128.self, from: .double(1e40)) }
+    }
+
     @Test func integersReadFromWholeDoublesOnly() throws {
         #expect(try StoredValueDecoder().decode(Int.self, from: .double(3)) == 3)
         #expect(throws: DecodingError.self) { try StoredValueDecoder().decode(Int.self, from: .double(3.5)) }

@@ -17,6 +17,9 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
         return dictionary[position].value
     }
 
+    /// The value for `key`; for decoders of other widths in other files.
+    func decodeEntry(_ key: Key) throws -> StoredValue { try entry(key) }
+
     private func entry(_ key: Key) throws -> StoredValue {
         if let value = lookup(key) { return value }
         throw DecodingError.keyNotFound(key, DecodingError.Context(
@@ -113,6 +116,10 @@ struct StoredUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                 codingPath: node.path(adding: .index(currentIndex)), debugDescription: "Unkeyed container is at end."))
         }
         return elements[currentIndex]
+    }
+
+    mutating func decode<Integer: FixedWidthInteger>(wide type: Integer.Type) throws -> Integer {
+        try next { [node] in try node.unboxInteger($0, as: type, step: $1) }
     }
 
     private mutating func next<Value>(_ decode: (StoredValue, CodingPathStep) throws -> Value) throws -> Value {

@@ -1,0 +1,71 @@
+import Foundation
+
+// 128-bit integers (Swift 6): stored when they fit in 64 bits, as `StoredValue` holds integers
+// from Int64.min to UInt64.max; larger values are an encoding error naming the path.
+
+extension EncodingNode {
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func stored<Integer: BinaryInteger>(wide value: Integer, step: CodingPathStep?) throws -> StoredValue {
+        if let int = Int64(exactly: value) { return .int(int) }
+        if let uint = UInt64(exactly: value) { return .uint(uint) }
+        var path = codingPath
+        if let step { path.append(step.codingKey) }
+        throw EncodingError.invalidValue(value, EncodingError.Context(
+            codingPath: path,
+            debugDescription: "\(value) does not fit in 64 bits; StoredValue holds integers from Int64.min to UInt64.max."))
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension StoredKeyedEncodingContainer {
+    mutating func encode(_ value: Int128, forKey key: Key) throws {
+        node.set(try node.stored(wide: value, step: .key(key)), forKey: node.context.dictionaryKey(key, in: node))
+    }
+
+    mutating func encode(_ value: UInt128, forKey key: Key) throws {
+        node.set(try node.stored(wide: value, step: .key(key)), forKey: node.context.dictionaryKey(key, in: node))
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension StoredUnkeyedEncodingContainer {
+    mutating func encode(_ value: Int128) throws { node.elements.append(try node.stored(wide: value, step: .index(count))) }
+    mutating func encode(_ value: UInt128) throws { node.elements.append(try node.stored(wide: value, step: .index(count))) }
+}
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension EncodingNode {
+    func encode(_ value: Int128) throws { try encode(singleWide: value) }
+    func encode(_ value: UInt128) throws { try encode(singleWide: value) }
+
+    private func encode<Integer: BinaryInteger>(singleWide value: Integer) throws {
+        let stored = try stored(wide: value, step: nil)
+        switch content {
+        case .none, .single: content = .single(stored)
+        case .keyed, .unkeyed: context.misuse("Encoded a single value into an encoder that already has a container.", at: self)
+        }
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension StoredKeyedDecodingContainer {
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
+        try node.unboxInteger(decodeEntry(key), as: type, step: .key(key))
+    }
+
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
+        try node.unboxInteger(decodeEntry(key), as: type, step: .key(key))
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension StoredUnkeyedDecodingContainer {
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try decode(wide: type) }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try decode(wide: type) }
+}
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension DecodingNode {
+    func decode(_ type: Int128.Type) throws -> Int128 { try unboxInteger(value, as: type, step: nil) }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try unboxInteger(value, as: type, step: nil) }
+}
