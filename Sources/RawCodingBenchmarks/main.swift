@@ -42,6 +42,9 @@ do {
         Comparison(title: "decode: ours vs (c) JSONDecoder.decode", ours: decode, theirs: jsonDecode, target: 1),
     ]
     print("RawCodingBenchmarks: 2,000-record catalog, median of \(runs) runs (\(jsonData.count) bytes as JSON)")
+    #if DEBUG
+    print("Debug build: these timings say nothing; run `swift run -c release RawCodingBenchmarks`.")
+    #endif
     print("\("".padding(toLength: 60, withPad: " ", startingAt: 0))      ours    Foundation   ratio")
     for row in rows { print(row.line) }
 } catch {
