@@ -87,6 +87,7 @@ public struct StoredValueEncoder: Sendable {
     ///   strategy) refuses, or when it encodes nothing at all.
     public func encode<Value: Encodable>(_ value: Value) throws -> StoredValue {
         let context = EncodingContext(options: self)
+        defer { context.releasePendingNodes() }
         let root = EncodingNode(context: context, parent: nil, step: nil)
         let tree = try root.box(value, step: nil)
         if let failure = context.failure { throw failure }

@@ -7,6 +7,9 @@ final class EncodingContext {
     let userInfo: [CodingUserInfoKey: Any]
     let usesDefaultKeys: Bool
     var failure: EncodingError?
+    /// Nodes holding pending children, which point back at them: the cycles are broken when
+    /// the encode call ends, whether it succeeded or threw.
+    var nodesWithPending: [EncodingNode] = []
     private var snakeCaseKeys: [String: String] = [:]
     private var iso8601Formatter: ISO8601DateFormatter?
 
@@ -14,6 +17,12 @@ final class EncodingContext {
         self.options = options
         userInfo = options.userInfo
         if case .useDefaultKeys = options.keyEncodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+    }
+
+    /// Breaks the parent ⇄ pending-child reference cycles.
+    func releasePendingNodes() {
+        for node in nodesWithPending { node.pending = [] }
+        nodesWithPending = []
     }
 
     /// Records the first misuse of the Encoder API by an `encode(to:)`.

@@ -125,6 +125,7 @@ final class EncodingNode: Encoder {
         }
         let child = EncodingNode(context: context, parent: self, step: step)
         child.content = content
+        if pending.isEmpty { context.nodesWithPending.append(self) }
         switch slot {
         case .key(let key): set(.null, forKey: key)
         case .index: elements.append(.null)
