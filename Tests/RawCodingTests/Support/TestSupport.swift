@@ -130,3 +130,10 @@ enum Python {
         return try ChildProcess.run(python, ["-c", program, file.path])
     }
 }
+
+/// Sanitizers this test process was built with.
+enum Sanitizers {
+    /// Whether AddressSanitizer is linked in (`swift test --sanitize=address`): it keeps freed
+    /// memory in quarantine, so resident memory grows, and it reports stack overflows itself.
+    static let address = dlsym(nil, "__asan_init") != nil
+}
