@@ -79,6 +79,18 @@ public struct StoredDictionary: Sendable {
         }
     }
 
+    /// Sets `value` for `key`: replaced in place if present, appended otherwise. One call (one
+    /// exclusive access) for the encoder's hot path.
+    mutating func set(_ value: StoredValue, forKey key: String) {
+        if entries.isEmpty {
+            entries.reserveCapacity(8)
+        } else if let position = position(of: key) {
+            entries[position].value = value
+            return
+        }
+        append(key: key, value: value)
+    }
+
     /// Adds an entry for a key known not to be present yet.
     mutating func append(key: String, value: StoredValue) {
         if index != nil {

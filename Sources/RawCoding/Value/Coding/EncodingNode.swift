@@ -111,11 +111,7 @@ final class EncodingNode: Encoder {
 
     /// Stores a value under `key` of this keyed node; a repeated key keeps its position.
     func set(_ value: StoredValue, forKey key: String) {
-        if dictionary.count == 0 || dictionary.position(of: key) == nil {
-            dictionary.append(key: key, value: value)
-        } else {
-            dictionary[key] = value
-        }
+        dictionary.set(value, forKey: key)
     }
 
     /// A node for a nested container or super encoder, filled in when this node finishes.
