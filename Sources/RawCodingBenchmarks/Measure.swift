@@ -10,17 +10,24 @@ struct Measurement {
         return sorted[sorted.count / 2]
     }
 
-    /// Runs `body` `warmup` times untimed, then `runs` times timed (milliseconds).
-    static func run(_ label: String, runs: Int, warmup: Int = 3, _ body: () throws -> Void) rethrows -> Measurement {
-        for _ in 0..<warmup { try body() }
-        var samples: [Double] = []
-        samples.reserveCapacity(runs)
+    /// Times each operation `runs` times (milliseconds), interleaved round by round so that
+    /// every operation sees the same machine load: the ratios stay meaningful on a busy machine.
+    static func interleaved(
+        _ operations: [(label: String, body: () throws -> Void)], runs: Int, warmup: Int = 3
+    ) throws -> [Measurement] {
+        for _ in 0..<warmup {
+            for operation in operations { try operation.body() }
+        }
+        var results = operations.map { Measurement(label: $0.label, samples: []) }
         let clock = ContinuousClock()
         for _ in 0..<runs {
-            let elapsed = try clock.measure(body)
-            samples.append(Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15)
+            for (index, operation) in operations.enumerated() {
+                let elapsed = try clock.measure(operation.body)
+                results[index].samples.append(
+                    Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15)
+            }
         }
-        return Measurement(label: label, samples: samples)
+        return results
     }
 }
 

@@ -24,16 +24,18 @@ do {
         exit(1)
     }
 
-    let encode = try Measurement.run("StoredValueEncoder.encode", runs: runs) { _ = try encoder.encode(catalog) }
-    let pathA = try Measurement.run("JSONEncoder → JSONSerialization.jsonObject", runs: runs) {
-        _ = try JSONSerialization.jsonObject(with: jsonEncoder.encode(catalog))
-    }
-    let jsonEncode = try Measurement.run("JSONEncoder.encode", runs: runs) { _ = try jsonEncoder.encode(catalog) }
-    let decode = try Measurement.run("StoredValueDecoder.decode", runs: runs) { _ = try decoder.decode(Catalog.self, from: tree) }
-    let pathB = try Measurement.run("JSONSerialization.data → JSONDecoder", runs: runs) {
-        _ = try jsonDecoder.decode(Catalog.self, from: JSONSerialization.data(withJSONObject: foundationTree))
-    }
-    let jsonDecode = try Measurement.run("JSONDecoder.decode", runs: runs) { _ = try jsonDecoder.decode(Catalog.self, from: jsonData) }
+    let measured = try Measurement.interleaved([
+        ("StoredValueEncoder.encode", { _ = try encoder.encode(catalog) }),
+        ("JSONEncoder → JSONSerialization.jsonObject", { _ = try JSONSerialization.jsonObject(with: jsonEncoder.encode(catalog)) }),
+        ("JSONEncoder.encode", { _ = try jsonEncoder.encode(catalog) }),
+        ("StoredValueDecoder.decode", { _ = try decoder.decode(Catalog.self, from: tree) }),
+        ("JSONSerialization.data → JSONDecoder", {
+            _ = try jsonDecoder.decode(Catalog.self, from: JSONSerialization.data(withJSONObject: foundationTree))
+        }),
+        ("JSONDecoder.decode", { _ = try jsonDecoder.decode(Catalog.self, from: jsonData) }),
+    ], runs: runs)
+    let (encode, pathA, jsonEncode, decode, pathB, jsonDecode) =
+        (measured[0], measured[1], measured[2], measured[3], measured[4], measured[5])
 
     let rows = [
         Comparison(title: "encode: ours vs (a) JSONEncoder → JSONSerialization", ours: encode, theirs: pathA, target: 4),
@@ -41,7 +43,7 @@ do {
         Comparison(title: "decode: ours vs (b) JSONSerialization.data → JSONDecoder", ours: decode, theirs: pathB, target: 3),
         Comparison(title: "decode: ours vs (c) JSONDecoder.decode", ours: decode, theirs: jsonDecode, target: 1),
     ]
-    print("RawCodingBenchmarks: 2,000-record catalog, median of \(runs) runs (\(jsonData.count) bytes as JSON)")
+    print("RawCodingBenchmarks: 2,000-record catalog, median of \(runs) interleaved runs (\(jsonData.count) bytes as JSON)")
     #if DEBUG
     print("Debug build: these timings say nothing; run `swift run -c release RawCodingBenchmarks`.")
     #endif
