@@ -4,7 +4,7 @@ import RawCoding
 // Side-by-side timings against Foundation, measured in the same run.
 // Run: swift run -c release RawCodingBenchmarks [runs]
 
-let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 21
+let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 31
 let catalog = Catalog.make(count: 2_000)
 
 let encoder = StoredValueEncoder()
