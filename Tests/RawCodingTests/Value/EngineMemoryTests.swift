@@ -38,6 +38,9 @@ struct EngineMemoryTests {
             _ = try? encoder.encode(Failing())
         }
         let grown = try residentMemoryBytes() - before
-        #expect(grown < 8 << 20, "resident memory grew by \(grown / 1_024) KB over 180,000 encodes")
+        // The leak this guards against grew memory by 190 MB here. Other suites run in
+        // parallel in the same process and move resident memory by up to ~10 MB (seen in a
+        // release run), so the bound sits well between the two.
+        #expect(grown < 64 << 20, "resident memory grew by \(grown / 1_024) KB over 180,000 encodes")
     }
 }
