@@ -69,7 +69,7 @@ enum RecursionTrapCheck {
         guard let representable = value as? any RawRepresentable, rawValueIsString(representable) else {
             return nil
         }
-        if value is any RawStringCodable || value is any GuardedRawValue { return nil }
+        if hasGuardedRawValue(value) { return nil }
         // An enum with String raw values: the compiler's rawValue is a stored case name, safe.
         if Mirror(reflecting: value).displayStyle == .enum { return nil }
         return "\(Value.self) is Codable and RawRepresentable with String raw values, but not RawStringCodable: "
@@ -77,6 +77,11 @@ enum RecursionTrapCheck {
             + "crashes (the recursion trap). It was not run. Conform it to RawStringCodable, which supplies "
             + "a guarded rawValue, or store it as RawCodable<\(Value.self)> and drop the RawRepresentable "
             + "conformance."
+    }
+
+    /// Whether the library supplies and guards the value's `rawValue`.
+    private static func hasGuardedRawValue(_ value: Any) -> Bool {
+        value is any RawStringCodable || value is any GuardedRawValue
     }
 
     private static func rawValueIsString<Representable: RawRepresentable>(_ value: Representable) -> Bool {
@@ -100,17 +105,16 @@ enum RecursionTrapCheck {
     /// For library-guarded raw values: `rawValue`, then `init?(rawValue:)` on it, with reports
     /// to `RawCodingDiagnostics` collected rather than printed.
     static func rawValueRoundTrip<Value>(_ value: Value, into report: inout CheckReport) {
-        guard let representable = value as? any RawRepresentable,
-              value is any RawStringCodable || value is any GuardedRawValue
-        else { return }
+        guard let representable = value as? any RawRepresentable, hasGuardedRawValue(value) else { return }
         let reported = Reports()
         let restored = RawCodingDiagnostics.withHandler({ reported.append($0) }) {
             restoreFromRawValue(representable)
         }
-        for error in reported.all {
+        let errors = reported.all
+        for error in errors {
             report.fail(message(error, "rawValue / init?(rawValue:) of \(Value.self)"))
         }
-        if reported.all.isEmpty, !restored {
+        if errors.isEmpty, !restored {
             report.fail("init?(rawValue:) of \(Value.self) returned nil for the value's own rawValue.")
         }
     }

@@ -51,9 +51,9 @@ public func expectRoundTrip<Value: Codable & Equatable, each C: Codec>(
     line: UInt = #line,
     column: UInt = #column
 ) -> CheckReport {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     var check = FixtureCheck(
-        record: record, fixturesDirectory: fixturesDirectory, suite: suite, callerFilePath: site.filePathString)
+        record: record, fixturesDirectory: fixturesDirectory, suite: suite,
+        site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     var extensions: [String] = []
     for codec in repeat each codecs { extensions.append(codec.fileExtension) }
     let shared = Dictionary(grouping: extensions, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
@@ -68,8 +68,7 @@ public func expectRoundTrip<Value: Codable & Equatable, each C: Codec>(
             check.roundTrip(value, name: fixture, codec: codec)
         }
     }
-    site.report(check.report)
-    return check.report
+    return check.finish()
 }
 
 /// Checks bytes against a committed fixture file: the first step of
@@ -104,13 +103,12 @@ public func expectFixture(
     line: UInt = #line,
     column: UInt = #column
 ) -> CheckReport {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     var check = FixtureCheck(
-        record: record, fixturesDirectory: fixturesDirectory, suite: suite, callerFilePath: site.filePathString)
+        record: record, fixturesDirectory: fixturesDirectory, suite: suite,
+        site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     switch check.locate(name: fixture, fileExtension: fileExtension) {
     case .success(let file): _ = check.compareOrRecord(data, with: file)
     case .failure(let error): check.report.fail(error.message)
     }
-    site.report(check.report)
-    return check.report
+    return check.finish()
 }

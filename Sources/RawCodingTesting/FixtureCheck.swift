@@ -5,17 +5,25 @@ import RawCoding
 struct FixtureCheck {
     var configuration: FixtureConfiguration
     var policy: RecordPolicy
-    var callerFilePath: String
+    var site: CallSite
     var report = CheckReport()
 
-    init(record: FixtureRecordMode?, fixturesDirectory: URL?, suite: String?, callerFilePath: String) {
+    var callerFilePath: String { site.filePathString }
+
+    init(record: FixtureRecordMode?, fixturesDirectory: URL?, suite: String?, site: CallSite) {
         configuration = FixtureConfiguration.current.overridden(
             by: FixtureConfiguration(recordMode: record, fixturesDirectory: fixturesDirectory, suite: suite))
         policy = RecordPolicy.resolve(
             call: record, configured: FixtureConfiguration.current.recordMode,
             environment: configuration.environment ?? ProcessInfo.processInfo.environment)
-        self.callerFilePath = callerFilePath
+        self.site = site
         if let problem = policy.problem { report.fail(problem) }
+    }
+
+    /// Reports what the check found at the caller's location and returns it.
+    func finish() -> CheckReport {
+        site.report(report)
+        return report
     }
 
     func locate(name: String, fileExtension: String) -> Result<FixtureFile, FixtureSetupError> {

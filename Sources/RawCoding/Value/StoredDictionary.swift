@@ -66,16 +66,10 @@ public struct StoredDictionary: Sendable {
     public subscript(key: String) -> StoredValue? {
         get { position(of: key).map { entries[$0].value } }
         set {
-            if let position = position(of: key) {
-                if let newValue {
-                    entries[position].value = newValue
-                } else {
-                    entries.remove(at: position)
-                    rebuildIndex()
-                }
-            } else if let newValue {
-                append(key: key, value: newValue)
-            }
+            if let newValue { return set(newValue, forKey: key) }
+            guard let position = position(of: key) else { return }
+            entries.remove(at: position)
+            rebuildIndex()
         }
     }
 

@@ -19,11 +19,11 @@ extension EncodingNode {
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension StoredKeyedEncodingContainer {
     mutating func encode(_ value: Int128, forKey key: Key) throws {
-        node.set(try node.stored(wide: value, step: .key(key)), forKey: node.context.dictionaryKey(key, in: node))
+        node.set(try node.stored(wide: value, step: .key(key)), forKey: self.key(key))
     }
 
     mutating func encode(_ value: UInt128, forKey key: Key) throws {
-        node.set(try node.stored(wide: value, step: .key(key)), forKey: node.context.dictionaryKey(key, in: node))
+        node.set(try node.stored(wide: value, step: .key(key)), forKey: self.key(key))
     }
 }
 
@@ -35,26 +35,18 @@ extension StoredUnkeyedEncodingContainer {
 
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension EncodingNode {
-    func encode(_ value: Int128) throws { try encode(singleWide: value) }
-    func encode(_ value: UInt128) throws { try encode(singleWide: value) }
-
-    private func encode<Integer: BinaryInteger>(singleWide value: Integer) throws {
-        let stored = try stored(wide: value, step: nil)
-        switch content {
-        case .none, .single: content = .single(stored)
-        case .keyed, .unkeyed: context.misuse("Encoded a single value into an encoder that already has a container.", at: self)
-        }
-    }
+    func encode(_ value: Int128) throws { store(try stored(wide: value, step: nil)) }
+    func encode(_ value: UInt128) throws { store(try stored(wide: value, step: nil)) }
 }
 
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension StoredKeyedDecodingContainer {
     func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
-        try node.unboxInteger(decodeEntry(key), as: type, step: .key(key))
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
     }
 
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
-        try node.unboxInteger(decodeEntry(key), as: type, step: .key(key))
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
     }
 }
 

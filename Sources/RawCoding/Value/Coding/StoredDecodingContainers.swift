@@ -17,10 +17,8 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
         return dictionary[position].value
     }
 
-    /// The value for `key`; for decoders of other widths in other files.
-    func decodeEntry(_ key: Key) throws -> StoredValue { try entry(key) }
-
-    private func entry(_ key: Key) throws -> StoredValue {
+    /// The value for `key`, or `keyNotFound`.
+    func entry(_ key: Key) throws -> StoredValue {
         if let value = lookup(key) { return value }
         throw DecodingError.keyNotFound(key, DecodingError.Context(
             codingPath: node.codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
@@ -118,6 +116,7 @@ struct StoredUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return elements[currentIndex]
     }
 
+    /// Any integer width, including those other files add.
     mutating func decode<Integer: FixedWidthInteger>(wide type: Integer.Type) throws -> Integer {
         try next { [node] in try node.unboxInteger($0, as: type, step: $1) }
     }
@@ -138,16 +137,16 @@ struct StoredUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: String.Type) throws -> String { try next(node.unboxString) }
     mutating func decode(_ type: Double.Type) throws -> Double { try next(node.unboxDouble) }
     mutating func decode(_ type: Float.Type) throws -> Float { try next(node.unboxFloat) }
-    mutating func decode(_ type: Int.Type) throws -> Int { try next { [node] in try node.unboxInteger($0, as: type, step: $1) } }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next { [node] in try node.unboxInteger($0, as: type, step: $1) } }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next { [node] in try node.unboxInteger($0, as: type, step: $1) } }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next { [node] in try node.unboxInteger($0, as: type, step: $1) } }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next { [node] in try node.unboxInteger($0, as: type, step: $1) } }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try next { [node] in try node.unboxInteger($0, as: type, step: $1) } }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next { [node] in try node.unboxInteger($0, as: type, step: $1) } }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next { [node] in try node.unboxInteger($0, as: type, step: $1) } }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next { [node] in try node.unboxInteger($0, as: type, step: $1) } }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next { [node] in try node.unboxInteger($0, as: type, step: $1) } }
+    mutating func decode(_ type: Int.Type) throws -> Int { try decode(wide: type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try decode(wide: type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try decode(wide: type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try decode(wide: type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try decode(wide: type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try decode(wide: type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try decode(wide: type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try decode(wide: type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try decode(wide: type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decode(wide: type) }
     mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { try next { [node] in try node.unbox($0, as: type, step: $1) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {

@@ -6,7 +6,8 @@ struct StoredKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
     var codingPath: [any CodingKey] { node.codingPath }
 
-    private func key(_ key: Key) -> String {
+    /// The dictionary key for `key`, after the key strategy.
+    func key(_ key: Key) -> String {
         node.context.usesDefaultKeys ? key.stringValue : node.context.dictionaryKey(key, in: node)
     }
 
@@ -108,7 +109,7 @@ struct StoredUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
 /// An ``EncodingNode`` is its own single-value container.
 extension EncodingNode: SingleValueEncodingContainer {
-    private func store(_ value: StoredValue) {
+    func store(_ value: StoredValue) {
         switch content {
         case .none, .single: content = .single(value)
         case .keyed, .unkeyed: context.misuse("Encoded a single value into an encoder that already has a container.", at: self)
