@@ -40,28 +40,44 @@ public struct JSONCodec: StringCodec, Hashable {
 
     static let nonFiniteStrings = (positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
 
+    /// The engine's options for JSON: Foundation's `JSONEncoder` representations.
+    var encoder: StoredValueEncoder {
+        var encoder = StoredValueEncoder()
+        encoder.dateEncodingStrategy = .deferredToDate
+        encoder.dataEncodingStrategy = .base64
+        encoder.decimalEncoding = .stored
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: Self.nonFiniteStrings.positiveInfinity,
+            negativeInfinity: Self.nonFiniteStrings.negativeInfinity,
+            nan: Self.nonFiniteStrings.nan)
+        encoder.maximumDepth = limits.effectiveDepth
+        return encoder
+    }
+
+    /// The engine's options for reading JSON back.
+    var decoder: StoredValueDecoder {
+        var decoder = StoredValueDecoder()
+        decoder.dateDecodingStrategy = .deferredToDate
+        decoder.dataDecodingStrategy = .base64
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: Self.nonFiniteStrings.positiveInfinity,
+            negativeInfinity: Self.nonFiniteStrings.negativeInfinity,
+            nan: Self.nonFiniteStrings.nan)
+        decoder.maximumDepth = limits.effectiveDepth
+        return decoder
+    }
+
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
         try guardedEncode(value) { value in
-            let encoder = JSONEncoder()
-            var formatting: JSONEncoder.OutputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            if self.formatting == .pretty { formatting.insert(.prettyPrinted) }
-            encoder.outputFormatting = formatting
-            encoder.nonConformingFloatEncodingStrategy = .convertToString(
-                positiveInfinity: Self.nonFiniteStrings.positiveInfinity,
-                negativeInfinity: Self.nonFiniteStrings.negativeInfinity,
-                nan: Self.nonFiniteStrings.nan)
-            return try encoder.encode(value)
+            let tree = try encoder.encode(value)
+            return Data(try JSONWriter(formatting: formatting).writeBytes(tree))
         }
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value {
         try guardedDecode(type, from: data, limits: limits) { data in
-            let decoder = JSONDecoder()
-            decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-                positiveInfinity: Self.nonFiniteStrings.positiveInfinity,
-                negativeInfinity: Self.nonFiniteStrings.negativeInfinity,
-                nan: Self.nonFiniteStrings.nan)
-            return try decoder.decode(type, from: data)
+            let tree = try JSONReader(limits: limits).readTree(data)
+            return try decoder.decode(type, from: tree)
         }
     }
 
@@ -69,7 +85,7 @@ public struct JSONCodec: StringCodec, Hashable {
     public var fileExtension: String { formatting == .pretty ? "pretty.json" : "json" }
 
     public func encodeToString<Value: Encodable>(_ value: Value) throws(RawCodingError) -> String {
-        // JSONEncoder only writes UTF-8.
+        // The writer only writes valid UTF-8.
         String(decoding: try encode(value), as: UTF8.self)
     }
 

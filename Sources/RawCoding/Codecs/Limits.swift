@@ -1,21 +1,53 @@
-/// Bounds a codec enforces on the input it decodes, so that hostile or corrupt input fails
-/// quickly with an error instead of exhausting memory or time.
+/// Bounds every reader enforces on the input it decodes, so that hostile or corrupt input
+/// fails quickly with a thrown ``RawCodingError`` (kind ``RawCodingError/Kind/limitExceeded``)
+/// instead of exhausting memory, time or the stack.
 ///
 /// ```swift
-/// let codec = JSONCodec(limits: Limits(maximumInputSize: 64 << 20))
+/// var limits = Limits.default
+/// limits.maximumInputSize = 64 << 20
+/// let codec = JSONCodec(limits: limits)
 /// ```
+///
+/// The defaults fit any settings-sized document by a wide margin. Raise them for large
+/// documents you trust; lower them for input from outside.
 public struct Limits: Hashable, Sendable {
-    /// The largest input, in bytes (UTF-8 bytes for text), a codec accepts. Default: 8 MiB.
+    /// The largest input, in bytes (UTF-8 bytes for text), a reader accepts. Default: 8 MiB.
     public var maximumInputSize: Int
 
+    /// How deeply arrays and dictionaries may nest. Default: 512, as Foundation's JSON coders.
+    ///
+    /// Readers and coders recurse once per level; whatever this says, no reader goes deeper
+    /// than ``depthCeiling`` levels, which fits the smallest thread stack a program is
+    /// likely to run on.
+    public var maximumDepth: Int
+
+    /// How many values (scalars, arrays and dictionaries, each counted once per place it
+    /// appears in the result) a reader may produce. Default: 4,194,304.
+    ///
+    /// In a binary property list one object can be referenced many times, so a small file can
+    /// describe an enormous tree; this bound stops that expansion. Text formats cannot exceed
+    /// it without also exceeding ``maximumInputSize`` by much.
+    public var maximumValueCount: Int
+
+    /// The deepest nesting any reader or coder accepts, whatever ``maximumDepth`` says.
+    public static let depthCeiling = 4_096
+
     /// Creates limits.
-    /// - Parameter maximumInputSize: The largest input in bytes. Zero or less accepts no input.
-    public init(maximumInputSize: Int = 8 << 20) {
+    /// - Parameters:
+    ///   - maximumInputSize: The largest input in bytes. Zero or less accepts no input.
+    ///   - maximumDepth: The deepest nesting of arrays and dictionaries.
+    ///   - maximumValueCount: The most values a reader produces.
+    public init(maximumInputSize: Int = 8 << 20, maximumDepth: Int = 512, maximumValueCount: Int = 1 << 22) {
         self.maximumInputSize = maximumInputSize
+        self.maximumDepth = maximumDepth
+        self.maximumValueCount = maximumValueCount
     }
 
-    /// The default limits: 8 MiB of input.
+    /// The default limits: 8 MiB of input, nesting 512 deep, 4,194,304 values.
     public static let `default` = Limits()
+
+    /// ``maximumDepth`` within ``depthCeiling``.
+    var effectiveDepth: Int { Swift.min(maximumDepth, Self.depthCeiling) }
 
     /// Throws when `byteCount` exceeds ``maximumInputSize``.
     func checkInputSize(_ byteCount: Int, decoding type: Any.Type) throws(RawCodingError) {
@@ -23,5 +55,15 @@ public struct Limits: Hashable, Sendable {
         throw RawCodingError(
             kind: .limitExceeded, typeName: String(reflecting: type),
             reason: "input is \(byteCount) bytes, over the limit of \(maximumInputSize) bytes; raise Limits.maximumInputSize if this input is expected")
+    }
+
+    /// The failure for nesting deeper than allowed.
+    func depthFailure(at position: InputPosition) -> FormatFailure {
+        .limit("nesting is deeper than \(effectiveDepth) levels (Limits.maximumDepth)", at: position)
+    }
+
+    /// The failure for producing more values than allowed.
+    func valueCountFailure(at position: InputPosition) -> FormatFailure {
+        .limit("input holds more than \(maximumValueCount) values (Limits.maximumValueCount)", at: position)
     }
 }

@@ -31,38 +31,45 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
     /// named too.
     public var fileExtension: String { Format.isBinary ? "binary.plist" : "xml.plist" }
 
+    /// The engine's options for property lists: dates and bytes stay as they are.
+    var encoder: StoredValueEncoder {
+        var encoder = StoredValueEncoder()
+        encoder.decimalEncoding = .deferredToDecimal
+        encoder.maximumDepth = limits.effectiveDepth
+        return encoder
+    }
+
+    /// The engine's options for reading property lists back: `$null` reads as nil.
+    var decoder: StoredValueDecoder {
+        var decoder = StoredValueDecoder()
+        decoder.nullMarker = XMLPropertyListWriter.nullMarker
+        decoder.maximumDepth = limits.effectiveDepth
+        return decoder
+    }
+
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
         try guardedEncode(value) { value in
-            let encoder = PropertyListEncoder()
-            encoder.outputFormat = Format.isBinary ? .binary : .xml
-            do {
-                return try encoder.encode(value)
-            } catch let EncodingError.invalidValue(refused, context) where context.codingPath.isEmpty {
-                // PropertyListEncoder refuses top-level scalars. Encode a one-element array
-                // instead and lift the element out as the root. If that fails too, the first
-                // error is the one that describes the caller's value.
-                let wrapped: Data
-                do {
-                    wrapped = try encoder.encode([value])
-                } catch {
-                    throw EncodingError.invalidValue(refused, context)
-                }
-                return try PropertyListFragment.liftSingleElement(of: wrapped, binary: Format.isBinary)
-            }
+            let tree = try encoder.encode(value)
+            return Format.isBinary
+                ? Data(BinaryPropertyListWriter().writeBytes(tree))
+                : Data(try XMLPropertyListWriter().writeBytes(tree))
         }
     }
 
+    /// Reads either layout, whichever `data` holds.
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value {
         try guardedDecode(type, from: data, limits: limits) { data in
-            try PropertyListPreflight.check(data)
-            return try PropertyListDecoder().decode(type, from: data)
+            let tree = BinaryPropertyListReader.hasSignature(data)
+                ? try BinaryPropertyListReader(limits: limits).readTree(data)
+                : try XMLPropertyListReader(limits: limits).readTree(data)
+            return try decoder.decode(type, from: tree)
         }
     }
 }
 
 extension PropertyListCodec: StringCodec where Format == XMLPropertyListFormat {
     public func encodeToString<Value: Encodable>(_ value: Value) throws(RawCodingError) -> String {
-        // PropertyListEncoder writes XML as UTF-8.
+        // The XML writer writes UTF-8.
         String(decoding: try encode(value), as: UTF8.self)
     }
 

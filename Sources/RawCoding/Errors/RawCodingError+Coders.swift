@@ -3,6 +3,7 @@ extension RawCodingError {
     /// Wraps an error thrown while encoding a value of `type`, keeping its coding path.
     static func encoding(_ error: any Error, of subject: Any.Type) -> RawCodingError {
         if let own = error.rawCodingError { return own }
+        if let failure = error as? FormatFailure { return RawCodingError(failure, subject: subject) }
         let typeName = String(reflecting: subject)
         guard let error = error as? EncodingError else {
             return RawCodingError(
@@ -24,6 +25,7 @@ extension RawCodingError {
     /// Wraps an error thrown while decoding a value of `type`, keeping its coding path.
     static func decoding(_ error: any Error, of subject: Any.Type) -> RawCodingError {
         if let own = error.rawCodingError { return own }
+        if let failure = error as? FormatFailure { return RawCodingError(failure, subject: subject) }
         let typeName = String(reflecting: subject)
         guard let error = error as? DecodingError else {
             return RawCodingError(

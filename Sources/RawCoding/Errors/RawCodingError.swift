@@ -43,19 +43,24 @@ public struct RawCodingError: Error, CustomStringConvertible, CustomDebugStringC
     public let reason: String
     /// The error that caused this one, such as the `EncodingError` or `DecodingError` thrown by a coder.
     public let underlyingError: (any Error)?
+    /// Where in the input a format reader found the problem (byte offset; line and column for
+    /// text formats); `nil` for failures that are not about the input's bytes.
+    public let position: InputPosition?
 
     init(
         kind: Kind,
         typeName: String,
         codingPath: [any CodingKey] = [],
         reason: String,
-        underlyingError: (any Error)? = nil
+        underlyingError: (any Error)? = nil,
+        position: InputPosition? = nil
     ) {
         self.kind = kind
         self.typeName = typeName
         self.codingPath = codingPath
         self.reason = reason
         self.underlyingError = underlyingError
+        self.position = position
     }
 
     /// The coding path written as a dotted key path, such as `items[2].name`; `<top level>` when empty.
@@ -70,7 +75,9 @@ public struct RawCodingError: Error, CustomStringConvertible, CustomDebugStringC
         case .recursionTrap: verb = "Recursion trap in"
         default: verb = "Could not decode"
         }
-        return "\(verb) \(typeName) at \(codingPathDescription): \(reason)"
+        let text = "\(verb) \(typeName) at \(codingPathDescription): \(reason)"
+        guard let position else { return text }
+        return "\(text) (input \(position))"
     }
 
     public var debugDescription: String {

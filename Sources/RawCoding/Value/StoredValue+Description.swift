@@ -18,6 +18,7 @@ extension StoredValue: CustomStringConvertible, CustomDebugStringConvertible {
         case .int(let value): output += String(value)
         case .uint(let value): output += String(value)
         case .double(let value): output += "\(value)"
+        case .decimal(let value): output += "\(value)"
         case .string(let value): output += Self.quoted(value)
         case .data(let value):
             let prefix = value.prefix(8).map { String($0, radix: 16).leftPadded(to: 2) }.joined()

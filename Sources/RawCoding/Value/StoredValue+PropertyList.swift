@@ -144,6 +144,8 @@ enum PropertyListBridge {
         case .int(let int): return Int(int)
         case .uint(let uint): return uint
         case .double(let double): return double
+        // Property lists have no decimal type: the nearest Double, as Foundation stores NSDecimalNumber.
+        case .decimal(let decimal): return NSDecimalNumber(decimal: decimal).doubleValue
         case .string(let string): return string
         case .data(let data): return data
         case .date(let date): return date

@@ -26,6 +26,9 @@ public enum StoredValue: Sendable, Hashable {
     case uint(UInt64)
     /// A floating-point number, which may be infinite or NaN.
     case double(Double)
+    /// A decimal number kept exactly: a `Decimal` the JSON codec encodes, or a JSON number with
+    /// more significant digits than a `Double` holds (up to 38). Decodes as any number type.
+    case decimal(Decimal)
     /// Text.
     case string(String)
     /// Bytes.
@@ -84,6 +87,7 @@ extension StoredValue {
         case .double(let value): value
         case .int(let value): Double(value)
         case .uint(let value): Double(value)
+        case .decimal(let value): NSDecimalNumber(decimal: value).doubleValue
         default: nil
         }
     }
@@ -136,6 +140,7 @@ extension StoredValue {
         case .bool: "bool"
         case .int, .uint: "integer"
         case .double: "double"
+        case .decimal: "decimal"
         case .string: "string"
         case .data: "data"
         case .date: "date"

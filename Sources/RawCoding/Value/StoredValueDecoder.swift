@@ -74,6 +74,9 @@ public struct StoredValueDecoder: Sendable {
     public var maximumDepth = 512
     /// Values the decoded types can read from `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// A string that also reads as nil: property lists have no null, so Foundation's coders
+    /// (and ours) store nil as `$null`. Set by the property-list codec.
+    var nullMarker: String?
 
     /// Creates a decoder with the default options.
     public init() {}

@@ -77,6 +77,19 @@ public struct StoredValueEncoder: Sendable {
     /// Values the encoded types can read from `Encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// How `Decimal` values are stored; chosen by the codecs.
+    enum DecimalEncoding: Sendable {
+        /// As the nearest ``StoredValue/double(_:)``: what trees and the property-list bridge hold.
+        case double
+        /// As ``StoredValue/decimal(_:)``, exact: the JSON codec writes it as a JSON number.
+        case stored
+        /// Through `Decimal`'s own `Codable` form (a dictionary), exact: the property-list codec,
+        /// as Foundation's `PropertyListEncoder` stores it.
+        case deferredToDecimal
+    }
+
+    var decimalEncoding = DecimalEncoding.double
+
     /// Creates an encoder with the default options.
     public init() {}
 

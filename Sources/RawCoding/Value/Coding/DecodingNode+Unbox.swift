@@ -23,6 +23,9 @@ extension DecodingNode {
         case .double(let double):
             if let result = Integer(exactly: double) { return result }
             throw corrupted("Number \(double) is not representable in \(Integer.self).", step: step)
+        case .decimal(let decimal):
+            if let result = Integer(exactly: NSDecimalNumber(decimal: decimal).doubleValue), Decimal(string: "\(result)") == decimal { return result }
+            throw corrupted("Number \(decimal) is not representable in \(Integer.self).", step: step)
         default:
             throw mismatch(Integer.self, value, step: step)
         }
@@ -33,6 +36,7 @@ extension DecodingNode {
         case .double(let double): return double
         case .int(let int): return Double(int)
         case .uint(let uint): return Double(uint)
+        case .decimal(let decimal): return NSDecimalNumber(decimal: decimal).doubleValue
         case .string(let string):
             if case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = context.options.nonConformingFloatDecodingStrategy {
                 if string == positiveInfinity { return .infinity }
@@ -127,6 +131,9 @@ extension DecodingNode {
     }
 
     func unboxURL(_ value: StoredValue, step: CodingPathStep?) throws -> URL {
+        // Foundation's PropertyListEncoder stores a URL through its own Codable form, a
+        // dictionary with "relative" (and "base"); read that too.
+        if case .dictionary = value { return try URL(from: child(value, step: step)) }
         let text = try unboxString(value, step: step)
         guard let url = URL(string: text) else { throw corrupted("Invalid URL string.", step: step) }
         return url
@@ -138,6 +145,9 @@ extension DecodingNode {
         switch value {
         case .int(let int): return Decimal(int)
         case .uint(let uint): return Decimal(uint)
+        case .decimal(let decimal): return decimal
+        // Decimal's own Codable form, which Foundation's PropertyListEncoder stores.
+        case .dictionary: return try Decimal(from: child(value, step: step))
         case .double(let double) where double.isFinite: text = "\(double)"
         case .string(let string): text = string
         default: throw mismatch(Decimal.self, value, step: step)
@@ -151,7 +161,7 @@ extension DecodingNode {
 
 /// A ``DecodingNode`` is its own single-value container.
 extension DecodingNode: SingleValueDecodingContainer {
-    func decodeNil() -> Bool { value.isNull }
+    func decodeNil() -> Bool { context.isNull(value) }
     func decode(_ type: Bool.Type) throws -> Bool { try unboxBool(value, step: nil) }
     func decode(_ type: String.Type) throws -> String { try unboxString(value, step: nil) }
     func decode(_ type: Double.Type) throws -> Double { try unboxDouble(value, step: nil) }

@@ -5,12 +5,25 @@ final class DecodingContext {
     let options: StoredValueDecoder
     let userInfo: [CodingUserInfoKey: Any]
     let usesDefaultKeys: Bool
+    /// A string that also reads as nil (property lists' `$null`), if any.
+    let nullMarker: String?
     private var iso8601Formatter: ISO8601DateFormatter?
 
     init(options: StoredValueDecoder) {
         self.options = options
         userInfo = options.userInfo
+        nullMarker = options.nullMarker
         if case .useDefaultKeys = options.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+    }
+
+    /// Whether `value` reads as nil: null, or the null marker string.
+    @inline(__always)
+    func isNull(_ value: StoredValue) -> Bool {
+        switch value {
+        case .null: true
+        case .string(let text): nullMarker == text
+        default: false
+        }
     }
 
     func date(fromISO8601 text: String) -> Date? {

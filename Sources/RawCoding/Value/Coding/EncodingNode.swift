@@ -156,7 +156,7 @@ final class EncodingNode: Encoder {
         if Value.self == UInt8.self { return .int(Int64(unsafeBitCast(value, to: UInt8.self))) }
         if Value.self == Float.self { return try context.float(unsafeBitCast(value, to: Float.self), in: self, step: step) }
         if Value.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
-        if Value.self == Decimal.self { return .double(NSDecimalNumber(decimal: unsafeBitCast(value, to: Decimal.self)).doubleValue) }
+        if Value.self == Decimal.self, let stored = boxDecimal(unsafeBitCast(value, to: Decimal.self)) { return stored }
         if !context.usesDefaultKeys, let dictionary = value as? any StringKeyedDictionary {
             // JSONEncoder converts the keys of types, not the keys of [String: Value] data.
             return try dictionary.storedDictionary(in: self, step: step)
@@ -170,6 +170,15 @@ final class EncodingNode: Encoder {
     /// empty dictionary, as in `JSONEncoder`.
     func boxNested<Value: Encodable>(_ value: Value, step: CodingPathStep) throws -> StoredValue {
         try box(value, step: step) ?? .dictionary([:])
+    }
+
+    /// A `Decimal` as the codec wants it; `nil` to encode it through its own `Codable` form.
+    private func boxDecimal(_ decimal: Decimal) -> StoredValue? {
+        switch context.options.decimalEncoding {
+        case .double: .double(NSDecimalNumber(decimal: decimal).doubleValue)
+        case .stored: .decimal(decimal)
+        case .deferredToDecimal: nil
+        }
     }
 
     private func boxDate(_ date: Date, step: CodingPathStep?) throws -> StoredValue? {

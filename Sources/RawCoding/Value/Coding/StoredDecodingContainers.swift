@@ -26,11 +26,11 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     /// The value for `key` unless it is missing or null.
     private func present(_ key: Key) -> StoredValue? {
-        guard let value = lookup(key), !value.isNull else { return nil }
+        guard let value = lookup(key), !node.context.isNull(value) else { return nil }
         return value
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try entry(key).isNull }
+    func decodeNil(forKey key: Key) throws -> Bool { node.context.isNull(try entry(key)) }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try node.unboxBool(entry(key), step: .key(key)) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try node.unboxString(entry(key), step: .key(key)) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try node.unboxDouble(entry(key), step: .key(key)) }
@@ -128,7 +128,7 @@ struct StoredUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard try current(Any?.self).isNull else { return false }
+        guard node.context.isNull(try current(Any?.self)) else { return false }
         currentIndex += 1
         return true
     }

@@ -1,0 +1,460 @@
+import Foundation
+
+/// Reads JSON text (RFC 8259, strictly) into a ``StoredValue``.
+///
+/// ```swift
+/// let tree = try JSONReader().read(Data(#"{"theme":"dark","size":14}"#.utf8))
+/// ```
+///
+/// Exactly the JSON grammar is accepted: no trailing commas, comments, single quotes, `NaN`
+/// or leading zeros; strings must be valid UTF-8 without unescaped control characters, and
+/// `\u` escapes must pair surrogates. A leading UTF-8 byte-order mark is skipped (RFC 8259
+/// allows ignoring it). Any value may be the top level.
+///
+/// Numbers:
+/// - An integer (no fraction, no exponent) becomes ``StoredValue/int(_:)``, or
+///   ``StoredValue/uint(_:)`` above `Int64.max`. An integer outside
+///   `Int64.min...UInt64.max` is an error: it is never silently rounded.
+/// - Any other number becomes ``StoredValue/double(_:)``, correctly rounded, except one with
+///   18 to 38 significant digits, which a `Double` would round: it becomes an exact
+///   ``StoredValue/decimal(_:)`` (so a `Decimal` property reads back every digit). A number too
+///   large for a `Double` is an error; one too small becomes zero. `-0` stays the double `-0.0`.
+///
+/// When a key appears twice in an object, the last value wins (in the first one's place).
+/// Every failure is a ``RawCodingError`` with the line and column; ``Limits`` bound the size,
+/// nesting and number of values.
+public struct JSONReader: Sendable {
+    /// The bounds enforced while reading.
+    public var limits: Limits
+
+    /// Creates a reader.
+    /// - Parameter limits: The bounds to enforce.
+    public init(limits: Limits = .default) {
+        self.limits = limits
+    }
+
+    /// Reads one JSON value from `data`.
+    /// - Parameter data: UTF-8 JSON text.
+    /// - Returns: The value.
+    /// - Throws: ``RawCodingError`` with the position of the first problem.
+    public func read(_ data: Data) throws(RawCodingError) -> StoredValue {
+        do {
+            return try readTree(data)
+        } catch {
+            throw RawCodingError(error, subject: StoredValue.self)
+        }
+    }
+
+    func readTree(_ data: Data) throws(FormatFailure) -> StoredValue {
+        guard data.count <= limits.maximumInputSize else {
+            throw .limit("input is \(data.count) bytes, over the limit of \(limits.maximumInputSize) bytes (Limits.maximumInputSize)", at: InputPosition(byteOffset: 0))
+        }
+        let result = data.withUnsafeBytes { raw -> Result<StoredValue, FormatFailure> in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
+            do throws(FormatFailure) {
+                return .success(try parser.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// The recursive-descent parser behind ``JSONReader``.
+struct JSONParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let limits: Limits
+    let maximumDepth: Int
+    var index = 0
+    var depth = 0
+    var valueCount = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
+        self.bytes = bytes
+        self.limits = limits
+        maximumDepth = limits.effectiveDepth
+    }
+
+    // MARK: Errors
+
+    func position(_ offset: Int) -> InputPosition {
+        InputPosition(byteOffset: offset, inText: bytes)
+    }
+
+    func malformed(_ reason: String, at offset: Int) -> FormatFailure {
+        .malformed(reason, at: position(offset))
+    }
+
+    /// "unexpected end of input" or "unexpected character 'x'", for the byte at `offset`.
+    func unexpected(at offset: Int, expecting expected: String) -> FormatFailure {
+        guard offset < bytes.count else {
+            return malformed("unexpected end of input; expected \(expected)", at: offset)
+        }
+        return malformed("unexpected \(describe(bytes[offset])); expected \(expected)", at: offset)
+    }
+
+    func describe(_ byte: UInt8) -> String {
+        if byte >= 0x21, byte < 0x7F { return "character '\(Character(Unicode.Scalar(byte)))'" }
+        return "byte \(UTF8Validation.hex(byte))"
+    }
+
+    // MARK: Structure
+
+    mutating func parseDocument() throws(FormatFailure) -> StoredValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        guard index < bytes.count else {
+            throw malformed(bytes.isEmpty ? "empty input; expected a JSON value" : "no JSON value, only whitespace", at: index)
+        }
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else {
+            throw malformed("unexpected \(describe(bytes[index])) after the JSON value", at: index)
+        }
+        return value
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue() throws(FormatFailure) -> StoredValue {
+        valueCount += 1
+        guard valueCount <= limits.maximumValueCount else { throw limits.valueCountFailure(at: position(index)) }
+        guard index < bytes.count else { throw unexpected(at: index, expecting: "a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw unexpected(at: index, expecting: "a value")
+        }
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(FormatFailure) {
+        let count = literal.utf8CodeUnitCount
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
+        for offset in 0..<count where index + offset >= bytes.count || bytes[index + offset] != expected[offset] {
+            throw unexpected(at: index + offset, expecting: "'\(literal)'")
+        }
+        index += count
+    }
+
+    mutating func enterContainer() throws(FormatFailure) {
+        depth += 1
+        guard depth <= maximumDepth else { throw limits.depthFailure(at: position(index)) }
+        index += 1
+    }
+
+    mutating func parseArray() throws(FormatFailure) -> StoredValue {
+        try enterContainer()
+        var elements: [StoredValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw unexpected(at: index, expecting: "',' or ']'") }
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: ",") { continue }
+            if byte == UInt8(ascii: "]") { break }
+            throw unexpected(at: index - 1, expecting: "',' or ']'")
+        }
+        depth -= 1
+        return .array(elements)
+    }
+
+    mutating func parseObject() throws(FormatFailure) -> StoredValue {
+        try enterContainer()
+        var dictionary = StoredDictionary()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .dictionary(dictionary)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw unexpected(at: index, expecting: "a string key")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw unexpected(at: index, expecting: "':' after the key")
+            }
+            index += 1
+            skipWhitespace()
+            dictionary.set(try parseValue(), forKey: key)
+            skipWhitespace()
+            guard index < bytes.count else { throw unexpected(at: index, expecting: "',' or '}'") }
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: ",") { continue }
+            if byte == UInt8(ascii: "}") { break }
+            throw unexpected(at: index - 1, expecting: "',' or '}'")
+        }
+        depth -= 1
+        return .dictionary(dictionary)
+    }
+
+    // MARK: Strings
+
+    /// Reads a string starting at its opening quote.
+    mutating func parseString() throws(FormatFailure) -> String {
+        let start = index + 1
+        var cursor = start
+        var ascii = true
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "\"") {
+                try validate(start..<cursor, ascii: ascii)
+                index = cursor + 1
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            ascii = ascii && byte < 0x80
+            cursor += 1
+        }
+        return try parseEscapedString(start: start, runStart: cursor, ascii: ascii)
+    }
+
+    func validate(_ range: Range<Int>, ascii: Bool) throws(FormatFailure) {
+        if ascii { return }
+        if let bad = UTF8Validation.firstInvalidByte(in: bytes, range) {
+            throw malformed("invalid UTF-8 (byte \(UTF8Validation.hex(bytes[bad]))) in a string", at: bad)
+        }
+    }
+
+    /// The slow path: the string has escapes (or is malformed). `cursor` is where the fast
+    /// scan stopped; everything from `start` to it is plain text.
+    mutating func parseEscapedString(start: Int, runStart cursor: Int, ascii: Bool) throws(FormatFailure) -> String {
+        try validate(start..<cursor, ascii: ascii)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(cursor - start + 16)
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<cursor]))
+        var cursor = cursor
+        var runStart = cursor
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "\"") {
+                try validate(runStart..<cursor, ascii: false)
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<cursor]))
+                index = cursor + 1
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            if byte < 0x20 {
+                throw malformed("unescaped control character U+00\(UTF8Validation.hex(byte).dropFirst(2)) in a string; write it as an escape such as \\n or \\u00XX", at: cursor)
+            }
+            guard byte == UInt8(ascii: "\\") else {
+                cursor += 1
+                continue
+            }
+            try validate(runStart..<cursor, ascii: false)
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<cursor]))
+            guard cursor + 1 < bytes.count else { break }
+            let escape = bytes[cursor + 1]
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
+            case UInt8(ascii: "b"): buffer.append(0x08)
+            case UInt8(ascii: "f"): buffer.append(0x0C)
+            case UInt8(ascii: "n"): buffer.append(0x0A)
+            case UInt8(ascii: "r"): buffer.append(0x0D)
+            case UInt8(ascii: "t"): buffer.append(0x09)
+            case UInt8(ascii: "u"):
+                cursor = try parseUnicodeEscape(at: cursor, into: &buffer)
+                runStart = cursor
+                continue
+            default:
+                throw malformed("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string", at: cursor)
+            }
+            cursor += 2
+            runStart = cursor
+        }
+        throw malformed("unterminated string", at: start - 1)
+    }
+
+    /// Reads `\uXXXX` (and its low-surrogate partner) at `offset`; returns the offset after it.
+    func parseUnicodeEscape(at offset: Int, into buffer: inout [UInt8]) throws(FormatFailure) -> Int {
+        let high = try hexQuad(at: offset + 2)
+        var scalar = UInt32(high)
+        var end = offset + 6
+        switch high {
+        case 0xD800...0xDBFF:
+            guard end + 1 < bytes.count, bytes[end] == UInt8(ascii: "\\"), bytes[end + 1] == UInt8(ascii: "u") else {
+                throw malformed("lone surrogate \\u\(hex16(high)) in a string: a high surrogate must be followed by a \\u escape of a low surrogate", at: offset)
+            }
+            let low = try hexQuad(at: end + 2)
+            guard (0xDC00...0xDFFF).contains(low) else {
+                throw malformed("lone surrogate \\u\(hex16(high)) in a string: followed by \\u\(hex16(low)), not a low surrogate", at: offset)
+            }
+            scalar = 0x10000 + ((UInt32(high) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+            end += 6
+        case 0xDC00...0xDFFF:
+            throw malformed("lone surrogate \\u\(hex16(high)) in a string: a low surrogate without a high one before it", at: offset)
+        default:
+            break
+        }
+        UTF8Validation.append(scalar, to: &buffer)
+        return end
+    }
+
+    func hexQuad(at offset: Int) throws(FormatFailure) -> UInt16 {
+        var value: UInt16 = 0
+        for position in offset..<(offset + 4) {
+            guard position < bytes.count else {
+                throw malformed("unterminated \\u escape: four hexadecimal digits expected", at: offset - 2)
+            }
+            let byte = bytes[position]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw malformed("invalid \\u escape: \(describe(byte)) is not a hexadecimal digit", at: position)
+            }
+            value = value << 4 | UInt16(digit)
+        }
+        return value
+    }
+
+    func hex16(_ value: UInt16) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - text.count) + text
+    }
+
+    // MARK: Numbers
+
+    mutating func parseNumber() throws(FormatFailure) -> StoredValue {
+        let start = index
+        var cursor = index
+        let negative = bytes[cursor] == UInt8(ascii: "-")
+        if negative { cursor += 1 }
+        guard cursor < bytes.count, isDigit(bytes[cursor]) else {
+            throw unexpected(at: cursor, expecting: "a digit")
+        }
+        var mantissa: UInt64 = 0
+        var digitCount = 0
+        var overflow = false
+        if bytes[cursor] == UInt8(ascii: "0") {
+            cursor += 1
+            if cursor < bytes.count, isDigit(bytes[cursor]) {
+                throw malformed("number with a leading zero", at: start)
+            }
+        } else {
+            while cursor < bytes.count, isDigit(bytes[cursor]) {
+                accumulate(bytes[cursor], into: &mantissa, digits: &digitCount, overflow: &overflow)
+                cursor += 1
+            }
+        }
+        var fractionDigits = 0
+        var isInteger = true
+        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: ".") {
+            isInteger = false
+            cursor += 1
+            guard cursor < bytes.count, isDigit(bytes[cursor]) else {
+                throw unexpected(at: cursor, expecting: "a digit after the decimal point")
+            }
+            while cursor < bytes.count, isDigit(bytes[cursor]) {
+                accumulate(bytes[cursor], into: &mantissa, digits: &digitCount, overflow: &overflow)
+                fractionDigits += 1
+                cursor += 1
+            }
+        }
+        var exponent = 0
+        var exponentOverflow = false
+        if cursor < bytes.count, bytes[cursor] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            cursor += 1
+            var exponentNegative = false
+            if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "+") || bytes[cursor] == UInt8(ascii: "-") {
+                exponentNegative = bytes[cursor] == UInt8(ascii: "-")
+                cursor += 1
+            }
+            guard cursor < bytes.count, isDigit(bytes[cursor]) else {
+                throw unexpected(at: cursor, expecting: "a digit in the exponent")
+            }
+            while cursor < bytes.count, isDigit(bytes[cursor]) {
+                if exponent < 100_000 {
+                    exponent = exponent * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
+                } else {
+                    exponentOverflow = true
+                }
+                cursor += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        index = cursor
+        if isInteger {
+            if overflow { throw integerOutOfRange(start) }
+            if negative {
+                if mantissa == 0 { return .double(-0.0) }
+                guard mantissa <= UInt64(Int64.max) + 1 else { throw integerOutOfRange(start) }
+                return .int(mantissa == UInt64(Int64.max) + 1 ? .min : -Int64(mantissa))
+            }
+            return mantissa <= UInt64(Int64.max) ? .int(Int64(mantissa)) : .uint(mantissa)
+        }
+        // Clinger's fast path: both the digits and the power of ten are exact doubles.
+        let scale = exponent - fractionDigits
+        if !overflow, !exponentOverflow, mantissa <= 1 << 53, scale >= -22, scale <= 22 {
+            var value = Double(mantissa)
+            value = scale < 0 ? value / Self.powersOfTen[-scale] : value * Self.powersOfTen[scale]
+            return .double(negative ? -value : value)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
+        // More digits than a Double keeps, but few enough for a Decimal: keep them all.
+        if digitCount > 17, digitCount <= 38, !exponentOverflow, scale >= -120, scale <= 120,
+           let decimal = Decimal(string: text, locale: Self.posix) {
+            return .decimal(decimal)
+        }
+        guard let value = Double(text), value.isFinite else {
+            throw malformed("number \(text.count > 40 ? String(text.prefix(40)) + "…" : text) is too large for a Double", at: start)
+        }
+        return .double(value)
+    }
+
+    func integerOutOfRange(_ start: Int) -> FormatFailure {
+        var end = start + 1
+        while end < bytes.count, isDigit(bytes[end]) { end += 1 }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return malformed("integer \(shown) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max)); store it as a string to keep it exact", at: start)
+    }
+
+    @inline(__always)
+    func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    @inline(__always)
+    func accumulate(_ byte: UInt8, into mantissa: inout UInt64, digits: inout Int, overflow: inout Bool) {
+        let digit = UInt64(byte &- UInt8(ascii: "0"))
+        if digits == 0, digit == 0 { return }  // leading zeros of a fraction carry no digits
+        digits += 1
+        let (times10, o1) = mantissa.multipliedReportingOverflow(by: 10)
+        let (sum, o2) = times10.addingReportingOverflow(digit)
+        if o1 || o2 { overflow = true } else { mantissa = sum }
+    }
+
+    static let posix = Locale(identifier: "en_US_POSIX")
+
+    static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+}

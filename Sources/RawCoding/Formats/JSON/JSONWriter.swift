@@ -1,0 +1,227 @@
+import Foundation
+
+/// Writes a ``StoredValue`` as JSON text, deterministically.
+///
+/// ```swift
+/// let data = try JSONWriter().write(["theme": "dark", "size": 14])   // {"size":14,"theme":"dark"}
+/// ```
+///
+/// The output is the same for the same tree on every run and platform:
+/// - keys sorted by their UTF-8 bytes (``sortsKeys``, on by default; off keeps the tree's order);
+/// - numbers as the shortest text that reads back as the same `Double` (`0.1`, `1e-05`),
+///   integral doubles without `.0` (`3`, `-0`), integers exactly;
+/// - strings escape only `"`, `\` and control characters (`\n`, `\t`, …, `\u001f`); `/` and
+///   everything else is written as UTF-8.
+///
+/// JSON has no dates or bytes: a ``StoredValue/date(_:)`` is written as its seconds since
+/// 2001-01-01 and ``StoredValue/data(_:)`` as Base64 text, as Foundation's `JSONEncoder` does by
+/// default. Infinite and NaN doubles cannot be written: that is a thrown error naming where
+/// the value is.
+public struct JSONWriter: Sendable {
+    /// Compact (no whitespace) or pretty (two-space indent, `"key" : value`).
+    public var formatting: JSONCodec.Formatting
+    /// Whether dictionary keys are sorted by their UTF-8 bytes (the canonical form) rather than
+    /// kept in the tree's order.
+    public var sortsKeys: Bool
+
+    /// Creates a writer.
+    /// - Parameters:
+    ///   - formatting: Compact (default) or pretty.
+    ///   - sortsKeys: Sort keys by UTF-8 bytes (default) or keep the tree's order.
+    public init(formatting: JSONCodec.Formatting = .compact, sortsKeys: Bool = true) {
+        self.formatting = formatting
+        self.sortsKeys = sortsKeys
+    }
+
+    /// Writes `value` as JSON.
+    /// - Parameter value: The tree to write.
+    /// - Returns: UTF-8 JSON text, without a trailing newline.
+    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/encodingFailed`` for an
+    ///   infinite or NaN double, with its path.
+    public func write(_ value: StoredValue) throws(RawCodingError) -> Data {
+        do {
+            return Data(try writeBytes(value))
+        } catch {
+            throw RawCodingError(error, subject: StoredValue.self)
+        }
+    }
+
+    func writeBytes(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
+        var output = JSONOutput(pretty: formatting == .pretty, sortsKeys: sortsKeys)
+        try output.write(value, indent: 0)
+        return output.bytes
+    }
+}
+
+/// The growing output of a ``JSONWriter``.
+struct JSONOutput {
+    let pretty: Bool
+    let sortsKeys: Bool
+    var bytes: [UInt8] = []
+
+    init(pretty: Bool, sortsKeys: Bool) {
+        self.pretty = pretty
+        self.sortsKeys = sortsKeys
+        bytes.reserveCapacity(1024)
+    }
+
+    mutating func write(_ value: StoredValue, indent: Int) throws(FormatFailure) {
+        switch value {
+        case .null: append("null")
+        case .bool(let flag): append(flag ? "true" : "false")
+        case .int(let number): NumberText.append(number, to: &bytes)
+        case .uint(let number): NumberText.append(number, to: &bytes)
+        case .double(let number):
+            guard number.isFinite else {
+                throw .unwritable("JSON cannot hold the number \(number); encode with a nonConformingFloatEncodingStrategy that converts it, or use a property list")
+            }
+            NumberText.append(number, to: &bytes)
+        case .decimal(let number):
+            guard !number.isNaN else { throw .unwritable("JSON cannot hold a NaN Decimal") }
+            bytes.append(contentsOf: number.description.utf8)
+        case .string(let text): writeString(text)
+        case .date(let date): NumberText.append(date.timeIntervalSinceReferenceDate, to: &bytes)
+        case .data(let data): writeString(data.base64EncodedString())
+        case .array(let elements): try writeArray(elements, indent: indent)
+        case .dictionary(let dictionary): try writeDictionary(dictionary, indent: indent)
+        }
+    }
+
+    mutating func writeArray(_ elements: [StoredValue], indent: Int) throws(FormatFailure) {
+        guard !elements.isEmpty else { return append("[]") }
+        bytes.append(UInt8(ascii: "["))
+        for (position, element) in elements.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            newline(indent + 1)
+            do {
+                try write(element, indent: indent + 1)
+            } catch {
+                throw error.inside(.index(position))
+            }
+        }
+        newline(indent)
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    mutating func writeDictionary(_ dictionary: StoredDictionary, indent: Int) throws(FormatFailure) {
+        guard !dictionary.isEmpty else { return append("{}") }
+        bytes.append(UInt8(ascii: "{"))
+        var first = true
+        for (key, value) in sortsKeys ? KeyOrder.sorted(dictionary) : dictionary.entries {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            newline(indent + 1)
+            writeString(key)
+            if pretty { append(" : ") } else { bytes.append(UInt8(ascii: ":")) }
+            do {
+                try write(value, indent: indent + 1)
+            } catch {
+                throw error.inside(.key(StoredCodingKey(stringValue: key)))
+            }
+        }
+        newline(indent)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    @inline(__always)
+    mutating func newline(_ indent: Int) {
+        guard pretty else { return }
+        bytes.append(UInt8(ascii: "\n"))
+        for _ in 0..<(indent * 2) { bytes.append(UInt8(ascii: " ")) }
+    }
+
+    @inline(__always)
+    mutating func append(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    mutating func writeString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for (position, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+                runStart = position + 1
+                bytes.append(UInt8(ascii: "\\"))
+                switch byte {
+                case 0x22, 0x5C: bytes.append(byte)
+                case 0x08: bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                default:
+                    let digits = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                              digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Canonical key order: by UTF-8 bytes, so the order never depends on locale or
+/// normalization.
+enum KeyOrder {
+    static func sorted(_ dictionary: StoredDictionary) -> [StoredDictionary.Element] {
+        var entries = dictionary.entries
+        if entries.count > 1 {
+            entries.sort { precedes($0.key, $1.key) }
+        }
+        return entries
+    }
+
+    @inline(__always)
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+}
+
+/// Number text shared by the text writers.
+enum NumberText {
+    static func append(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            append(value.magnitude, to: &bytes)
+        } else {
+            append(UInt64(value), to: &bytes)
+        }
+    }
+
+    static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        if value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes of scratch
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var rest = value
+            var position = scratch.count
+            while rest > 0 {
+                position -= 1
+                scratch[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            bytes.append(contentsOf: scratch[position...])
+        }
+    }
+
+    /// The shortest text that reads back as `value`, without a trailing `.0`.
+    static func append(_ value: Double, to bytes: inout [UInt8]) {
+        if value == value.rounded(.towardZero), value.magnitude < 1e15 {
+            if value == 0 {
+                if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
+                bytes.append(UInt8(ascii: "0"))
+            } else {
+                append(Int64(value), to: &bytes)
+            }
+            return
+        }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+    }
+}

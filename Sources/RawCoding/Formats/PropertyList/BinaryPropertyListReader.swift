@@ -1,0 +1,349 @@
+import Foundation
+
+/// Reads a binary property list (`bplist00`) into a ``StoredValue``, defensively.
+///
+/// ```swift
+/// let tree = try BinaryPropertyListReader().read(data)
+/// ```
+///
+/// Every offset, length and object reference is checked against the input before it is used;
+/// the first problem is a thrown ``RawCodingError`` with its byte offset. Reference cycles are
+/// refused. An object referenced from several places is read once and shared, but each place
+/// counts toward ``Limits/maximumValueCount``, so a small file that describes an enormous
+/// tree fails quickly instead of filling memory.
+///
+/// Accepted objects: booleans, integers of 1, 2, 4 and 8 bytes and the 16-byte form (values
+/// from `Int64.min` to `UInt64.max`), 4- and 8-byte reals, dates, data, ASCII and UTF-16
+/// strings (lone surrogates refused), arrays, dictionaries with string keys, and null. Dates are any
+/// finite number of seconds since 2001-01-01, as `Date` holds them (including years past
+/// 9999, which Python's `plistlib` cannot represent); NaN and infinite dates are refused.
+/// Sets and `NSKeyedArchiver`'s UIDs are refused: they have no ``StoredValue``.
+public struct BinaryPropertyListReader: Sendable {
+    /// The bounds enforced while reading.
+    public var limits: Limits
+
+    /// Creates a reader.
+    /// - Parameter limits: The bounds to enforce.
+    public init(limits: Limits = .default) {
+        self.limits = limits
+    }
+
+    /// Whether `data` starts like a binary property list.
+    public static func hasSignature(_ data: Data) -> Bool {
+        data.starts(with: Array("bplist00".utf8))
+    }
+
+    /// Reads the property list in `data`.
+    /// - Parameter data: `bplist00` bytes.
+    /// - Returns: The value.
+    /// - Throws: ``RawCodingError`` with the byte offset of the first problem.
+    public func read(_ data: Data) throws(RawCodingError) -> StoredValue {
+        do {
+            return try readTree(data)
+        } catch {
+            throw RawCodingError(error, subject: StoredValue.self)
+        }
+    }
+
+    func readTree(_ data: Data) throws(FormatFailure) -> StoredValue {
+        guard data.count <= limits.maximumInputSize else {
+            throw .limit("input is \(data.count) bytes, over the limit of \(limits.maximumInputSize) bytes (Limits.maximumInputSize)", at: InputPosition(byteOffset: 0))
+        }
+        let result = data.withUnsafeBytes { raw -> Result<StoredValue, FormatFailure> in
+            do throws(FormatFailure) {
+                var parser = try BinaryPropertyListParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
+                return .success(try parser.parseRoot())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+struct BinaryPropertyListParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let limits: Limits
+    let maximumDepth: Int
+    let offsetSize: Int
+    let referenceSize: Int
+    let objectCount: Int
+    let rootObject: Int
+    let tableStart: Int
+    var depth = 0
+    var valueCount = 0
+    /// Objects already read, with the number of values each one expands to.
+    var cache: [(value: StoredValue, count: Int)?]
+    /// Containers being read right now: meeting one again is a cycle.
+    var inProgress: [Bool]
+
+    static let trailerSize = 32
+
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) {
+        self.bytes = bytes
+        self.limits = limits
+        maximumDepth = limits.effectiveDepth
+        guard bytes.count >= 8, bytes.starts(with: "bplist00".utf8) else {
+            throw .malformed(bytes.count < 8 ? "input is \(bytes.count) bytes, too short for a binary property list" : "not a binary property list: it does not start with \"bplist00\"", at: InputPosition(byteOffset: 0))
+        }
+        guard bytes.count >= 8 + 1 + 1 + Self.trailerSize else {
+            throw .malformed("input is \(bytes.count) bytes, too short for a header, an object, an offset and a trailer", at: InputPosition(byteOffset: bytes.count))
+        }
+        let trailer = bytes.count - Self.trailerSize
+        let offsetSize = Int(bytes[trailer + 6])
+        let referenceSize = Int(bytes[trailer + 7])
+        let objectCount = Self.integer(bytes, at: trailer + 8, size: 8)
+        let rootObject = Self.integer(bytes, at: trailer + 16, size: 8)
+        let tableStart = Self.integer(bytes, at: trailer + 24, size: 8)
+        let trailerPosition = InputPosition(byteOffset: trailer)
+        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
+            throw .malformed("the trailer gives offsets of \(offsetSize) bytes and references of \(referenceSize) bytes; both must be 1 to 8", at: trailerPosition)
+        }
+        guard objectCount >= 1, objectCount <= UInt64(trailer) else {
+            throw .malformed("the trailer gives \(objectCount) objects, impossible in \(bytes.count) bytes", at: trailerPosition)
+        }
+        guard objectCount <= UInt64(max(limits.maximumValueCount, 1)) else {
+            throw .limit("the trailer gives \(objectCount) objects, more than the \(limits.maximumValueCount) values allowed (Limits.maximumValueCount)", at: trailerPosition)
+        }
+        guard rootObject < objectCount else {
+            throw .malformed("the trailer's root object \(rootObject) is not one of its \(objectCount) objects", at: trailerPosition)
+        }
+        guard tableStart >= 9, tableStart < UInt64(trailer),
+              (UInt64(trailer) - tableStart) / UInt64(offsetSize) >= objectCount
+        else {
+            throw .malformed("the trailer's offset table at \(tableStart) (\(objectCount) entries of \(offsetSize) bytes) does not fit between the header and the trailer", at: trailerPosition)
+        }
+        self.offsetSize = offsetSize
+        self.referenceSize = referenceSize
+        self.objectCount = Int(objectCount)
+        self.rootObject = Int(rootObject)
+        self.tableStart = Int(tableStart)
+        cache = Array(repeating: nil, count: Int(objectCount))
+        inProgress = Array(repeating: false, count: Int(objectCount))
+    }
+
+    @inline(__always)
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for position in offset..<(offset + size) { value = value << 8 | UInt64(bytes[position]) }
+        return value
+    }
+
+    func malformed(_ reason: String, at offset: Int) -> FormatFailure {
+        .malformed(reason, at: InputPosition(byteOffset: offset))
+    }
+
+    mutating func parseRoot() throws(FormatFailure) -> StoredValue {
+        try object(rootObject).value
+    }
+
+    /// The byte offset of object `number`, checked to lie in the object area.
+    func offset(of number: Int) throws(FormatFailure) -> Int {
+        let entry = tableStart + number * offsetSize
+        let offset = Self.integer(bytes, at: entry, size: offsetSize)
+        guard offset >= 8, offset < UInt64(tableStart) else {
+            throw malformed("object \(number) has offset \(offset), outside the objects (bytes 8 to \(tableStart))", at: entry)
+        }
+        return Int(offset)
+    }
+
+    /// Reads object `number` (or takes it from the cache) and counts its values.
+    mutating func object(_ number: Int) throws(FormatFailure) -> (value: StoredValue, count: Int) {
+        if let cached = cache[number] {
+            try count(cached.count, at: number)
+            return cached
+        }
+        let start = try offset(of: number)
+        let marker = bytes[start]
+        let read: (value: StoredValue, count: Int)
+        switch marker >> 4 {
+        case 0xA, 0xD:
+            guard !inProgress[number] else {
+                throw malformed("object \(number) contains itself: a reference cycle", at: start)
+            }
+            depth += 1
+            guard depth <= maximumDepth else { throw limits.depthFailure(at: InputPosition(byteOffset: start)) }
+            inProgress[number] = true
+            try count(1, at: number)
+            read = marker >> 4 == 0xA ? try array(at: start, marker: marker) : try dictionary(at: start, marker: marker)
+            inProgress[number] = false
+            depth -= 1
+        default:
+            try count(1, at: number)
+            read = (try scalar(at: start, marker: marker), 1)
+        }
+        cache[number] = read
+        return read
+    }
+
+    mutating func count(_ values: Int, at number: Int) throws(FormatFailure) {
+        valueCount += values
+        guard valueCount <= limits.maximumValueCount else {
+            // The position of the object's entry in the offset table: always inside the input.
+            throw limits.valueCountFailure(at: InputPosition(byteOffset: tableStart + number * offsetSize))
+        }
+    }
+
+    /// The count in a marker's low nibble, or the integer object after it when the nibble is 0xF.
+    /// Returns the count and the offset of the contents.
+    func length(at start: Int, marker: UInt8) throws(FormatFailure) -> (count: Int, contents: Int) {
+        let nibble = Int(marker & 0x0F)
+        guard nibble == 0x0F else { return (nibble, start + 1) }
+        let lengthMarker = start + 1
+        guard lengthMarker < tableStart else { throw malformed("object at \(start) ends before its length", at: start) }
+        let intMarker = bytes[lengthMarker]
+        guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
+            throw malformed("object at \(start) has a length that is not an integer of 1 to 8 bytes (marker \(UTF8Validation.hex(intMarker)))", at: lengthMarker)
+        }
+        let size = 1 << Int(intMarker & 0x0F)
+        guard lengthMarker + 1 + size <= tableStart else { throw malformed("object at \(start) is cut off in its length", at: lengthMarker) }
+        let value = Self.integer(bytes, at: lengthMarker + 1, size: size)
+        guard value <= UInt64(Int.max / 4) else {
+            throw malformed("object at \(start) claims \(value) elements", at: lengthMarker)
+        }
+        return (Int(value), lengthMarker + 1 + size)
+    }
+
+    /// Checks that `count` items of `unit` bytes from `contents` lie inside the object area.
+    func checkExtent(_ count: Int, unit: Int, from contents: Int, object start: Int, what: String) throws(FormatFailure) {
+        guard contents <= tableStart, count <= (tableStart - contents) / unit else {
+            throw malformed("\(what) at \(start) claims \(count) \(unit == 1 ? "bytes" : "items of \(unit) bytes"), past the end of the objects at \(tableStart)", at: start)
+        }
+    }
+
+    func reference(at offset: Int) throws(FormatFailure) -> Int {
+        let reference = Self.integer(bytes, at: offset, size: referenceSize)
+        guard reference < UInt64(objectCount) else {
+            throw malformed("reference to object \(reference), but there are \(objectCount) objects", at: offset)
+        }
+        return Int(reference)
+    }
+
+    mutating func array(at start: Int, marker: UInt8) throws(FormatFailure) -> (value: StoredValue, count: Int) {
+        let (count, contents) = try length(at: start, marker: marker)
+        try checkExtent(count, unit: referenceSize, from: contents, object: start, what: "array")
+        var elements: [StoredValue] = []
+        elements.reserveCapacity(count)
+        var total = 1
+        for position in 0..<count {
+            let child = try object(try reference(at: contents + position * referenceSize))
+            elements.append(child.value)
+            total += child.count
+        }
+        return (.array(elements), total)
+    }
+
+    mutating func dictionary(at start: Int, marker: UInt8) throws(FormatFailure) -> (value: StoredValue, count: Int) {
+        let (count, contents) = try length(at: start, marker: marker)
+        guard count <= Int.max / 2 else { throw malformed("dictionary at \(start) claims \(count) entries", at: start) }
+        try checkExtent(count * 2, unit: referenceSize, from: contents, object: start, what: "dictionary")
+        var dictionary = StoredDictionary(minimumCapacity: count)
+        var total = 1
+        for position in 0..<count {
+            let keyOffset = contents + position * referenceSize
+            let keyNumber = try reference(at: keyOffset)
+            let key = try object(keyNumber)
+            guard case .string(let name) = key.value else {
+                throw malformed("dictionary at \(start) has a key (object \(keyNumber)) that is a \(key.value.kindName), not a string", at: keyOffset)
+            }
+            let value = try object(try reference(at: contents + (count + position) * referenceSize))
+            total += value.count + 1
+            dictionary.set(value.value, forKey: name)
+        }
+        return (.dictionary(dictionary), total)
+    }
+
+    func scalar(at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x00: return .null
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            default: throw malformed("unknown object marker \(UTF8Validation.hex(marker))", at: start)
+            }
+        case 0x1:
+            let nibble = marker & 0x0F
+            guard nibble <= 4 else { throw malformed("integer at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start) }
+            let size = 1 << Int(nibble)
+            try checkExtent(size, unit: 1, from: start + 1, object: start, what: "integer")
+            if size == 16 {
+                let high = Self.integer(bytes, at: start + 1, size: 8)
+                let low = Self.integer(bytes, at: start + 9, size: 8)
+                if high == 0 { return low <= UInt64(Int64.max) ? .int(Int64(low)) : .uint(low) }
+                if high == .max, low > UInt64(Int64.max) { return .int(Int64(bitPattern: low)) }
+                throw malformed("integer at \(start) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))", at: start)
+            }
+            let value = Self.integer(bytes, at: start + 1, size: size)
+            // 1-, 2- and 4-byte integers are unsigned; 8-byte ones are signed.
+            return size == 8 ? .int(Int64(bitPattern: value)) : .int(Int64(value))
+        case 0x2:
+            switch marker & 0x0F {
+            case 2:
+                try checkExtent(4, unit: 1, from: start + 1, object: start, what: "real")
+                return .double(Double(Float(bitPattern: UInt32(Self.integer(bytes, at: start + 1, size: 4)))))
+            case 3:
+                try checkExtent(8, unit: 1, from: start + 1, object: start, what: "real")
+                return .double(Double(bitPattern: Self.integer(bytes, at: start + 1, size: 8)))
+            default:
+                throw malformed("real at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start)
+            }
+        case 0x3:
+            guard marker == 0x33 else { throw malformed("date at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start) }
+            try checkExtent(8, unit: 1, from: start + 1, object: start, what: "date")
+            let seconds = Double(bitPattern: Self.integer(bytes, at: start + 1, size: 8))
+            guard seconds.isFinite else {
+                throw malformed("date at \(start) is \(seconds) seconds, not a point in time", at: start)
+            }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case 0x4:
+            let (count, contents) = try length(at: start, marker: marker)
+            try checkExtent(count, unit: 1, from: contents, object: start, what: "data")
+            return .data(Data(UnsafeBufferPointer(rebasing: bytes[contents..<(contents + count)])))
+        case 0x5:
+            let (count, contents) = try length(at: start, marker: marker)
+            try checkExtent(count, unit: 1, from: contents, object: start, what: "ASCII string")
+            let text = UnsafeBufferPointer(rebasing: bytes[contents..<(contents + count)])
+            if let bad = text.firstIndex(where: { $0 >= 0x80 }) {
+                throw malformed("ASCII string at \(start) holds the byte \(UTF8Validation.hex(text[bad]))", at: contents + bad)
+            }
+            return .string(String(decoding: text, as: UTF8.self))
+        case 0x6:
+            let (count, contents) = try length(at: start, marker: marker)
+            try checkExtent(count, unit: 2, from: contents, object: start, what: "UTF-16 string")
+            return .string(try utf16(count: count, at: contents, object: start))
+        case 0x8:
+            throw malformed("UID object at \(start): NSKeyedArchiver archives are not property-list values", at: start)
+        case 0xC:
+            throw malformed("set object at \(start): sets have no StoredValue form", at: start)
+        default:
+            throw malformed("unknown object marker \(UTF8Validation.hex(marker))", at: start)
+        }
+    }
+
+    func utf16(count: Int, at contents: Int, object start: Int) throws(FormatFailure) -> String {
+        var units: [UInt16] = []
+        units.reserveCapacity(count)
+        var position = 0
+        while position < count {
+            let offset = contents + position * 2
+            let unit = UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+            units.append(unit)
+            switch unit {
+            case 0xD800...0xDBFF:
+                let next = position + 1 < count
+                    ? UInt16(bytes[offset + 2]) << 8 | UInt16(bytes[offset + 3]) : 0
+                guard (0xDC00...0xDFFF).contains(next) else {
+                    throw malformed("UTF-16 string at \(start) has a lone high surrogate", at: offset)
+                }
+                units.append(next)
+                position += 2
+            case 0xDC00...0xDFFF:
+                throw malformed("UTF-16 string at \(start) has a lone low surrogate", at: offset)
+            default:
+                position += 1
+            }
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+}

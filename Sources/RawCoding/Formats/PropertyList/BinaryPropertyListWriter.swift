@@ -1,0 +1,205 @@
+import Foundation
+
+/// Writes a ``StoredValue`` as a binary property list (`bplist00`), deterministically.
+///
+/// ```swift
+/// let data = try BinaryPropertyListWriter().write(["theme": "dark", "size": 14])
+/// ```
+///
+/// Layout, the same for the same tree on every run and platform: objects in depth-first
+/// order from the root (a dictionary's keys, sorted by UTF-8 bytes, before its values);
+/// equal strings, numbers, dates and data written once and shared; the smallest integer,
+/// offset and reference widths that fit. Integers take 1, 2, 4 or 8 bytes, and unsigned
+/// values above `Int64.max` the 16-byte form; strings are ASCII when they can be and
+/// UTF-16 otherwise; doubles and dates take 8 bytes. ``StoredValue/null`` is written as the
+/// string `$null`, as Foundation's `PropertyListEncoder` does.
+public struct BinaryPropertyListWriter: Sendable {
+    /// Creates a writer.
+    public init() {}
+
+    /// Writes `value` as a binary property list.
+    /// - Parameter value: The tree to write; any value may be the root.
+    /// - Returns: The `bplist00` bytes.
+    public func write(_ value: StoredValue) -> Data {
+        Data(writeBytes(value))
+    }
+
+    func writeBytes(_ value: StoredValue) -> [UInt8] {
+        var layout = BinaryPropertyListLayout()
+        _ = layout.add(value)
+        return layout.serialize()
+    }
+}
+
+/// The flattened object table of a binary property list being written.
+struct BinaryPropertyListLayout {
+    /// What an object is, with container children as object numbers.
+    enum Object {
+        case scalar(StoredValue)
+        case array([Int])
+        case dictionary(keys: [Int], values: [Int])
+    }
+
+    /// Scalars already given an object number.
+    enum ScalarKey: Hashable {
+        case bool(Bool)
+        case int(Int64)
+        case uint(UInt64)
+        case double(UInt64)
+        case date(UInt64)
+        case string(String)
+        case data(Data)
+    }
+
+    var objects: [Object] = []
+    var shared: [ScalarKey: Int] = [:]
+
+    /// Adds `value` and everything under it; returns its object number.
+    mutating func add(_ value: StoredValue) -> Int {
+        switch value {
+        case .array(let elements):
+            let number = objects.count
+            objects.append(.array([]))
+            var children: [Int] = []
+            children.reserveCapacity(elements.count)
+            for element in elements { children.append(add(element)) }
+            objects[number] = .array(children)
+            return number
+        case .dictionary(let dictionary):
+            let number = objects.count
+            objects.append(.dictionary(keys: [], values: []))
+            let entries = KeyOrder.sorted(dictionary)
+            var keys: [Int] = []
+            keys.reserveCapacity(entries.count)
+            for entry in entries { keys.append(add(.string(entry.key))) }
+            var values: [Int] = []
+            values.reserveCapacity(entries.count)
+            for entry in entries { values.append(add(entry.value)) }
+            objects[number] = .dictionary(keys: keys, values: values)
+            return number
+        case .null:
+            return add(.string(XMLPropertyListWriter.nullMarker))
+        case .bool(let flag): return scalar(value, key: .bool(flag))
+        case .int(let number): return scalar(value, key: .int(number))
+        case .uint(let number): return scalar(value, key: .uint(number))
+        case .double(let number): return scalar(value, key: .double(number.bitPattern))
+        case .decimal(let number):
+            // Property lists have no decimals: the nearest Double.
+            return add(.double(NSDecimalNumber(decimal: number).doubleValue))
+        case .date(let date): return scalar(value, key: .date(date.timeIntervalSinceReferenceDate.bitPattern))
+        case .string(let text): return scalar(value, key: .string(text))
+        case .data(let data): return scalar(value, key: .data(data))
+        }
+    }
+
+    mutating func scalar(_ value: StoredValue, key: ScalarKey) -> Int {
+        if let number = shared[key] { return number }
+        let number = objects.count
+        objects.append(.scalar(value))
+        shared[key] = number
+        return number
+    }
+
+    func serialize() -> [UInt8] {
+        let referenceSize = Self.width(for: UInt64(objects.count))
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(objects.count)
+        for object in objects {
+            offsets.append(bytes.count)
+            switch object {
+            case .scalar(let value): Self.append(scalar: value, to: &bytes)
+            case .array(let children):
+                Self.appendMarker(0xA0, count: children.count, to: &bytes)
+                for child in children { Self.append(UInt64(child), width: referenceSize, to: &bytes) }
+            case .dictionary(let keys, let values):
+                Self.appendMarker(0xD0, count: keys.count, to: &bytes)
+                for child in keys { Self.append(UInt64(child), width: referenceSize, to: &bytes) }
+                for child in values { Self.append(UInt64(child), width: referenceSize, to: &bytes) }
+            }
+        }
+        let tableStart = bytes.count
+        let offsetSize = Self.width(for: UInt64(tableStart))
+        for offset in offsets { Self.append(UInt64(offset), width: offsetSize, to: &bytes) }
+        bytes += BinaryPropertyListTrailer(
+            offsetSize: offsetSize, referenceSize: referenceSize, objectCount: UInt64(objects.count),
+            rootObject: 0, offsetTableStart: UInt64(tableStart)
+        ).encoded
+        return bytes
+    }
+
+    /// The fewest bytes (1, 2, 4 or 8) that hold `value`.
+    static func width(for value: UInt64) -> Int {
+        switch value {
+        case ..<(1 << 8): 1
+        case ..<(1 << 16): 2
+        case ..<(1 << 32): 4
+        default: 8
+        }
+    }
+
+    static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+        var shift = (width - 1) * 8
+        while shift >= 0 {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    /// A marker with its count: in the low nibble below 15, else `0xF` and an integer object.
+    static func appendMarker(_ marker: UInt8, count: Int, to bytes: inout [UInt8]) {
+        if count < 15 {
+            bytes.append(marker | UInt8(count))
+        } else {
+            bytes.append(marker | 0x0F)
+            appendInteger(UInt64(count), to: &bytes)
+        }
+    }
+
+    static func appendInteger(_ value: UInt64, to bytes: inout [UInt8]) {
+        let width = width(for: value)
+        bytes.append(0x10 | UInt8(width.trailingZeroBitCount))
+        append(value, width: width, to: &bytes)
+    }
+
+    static func append(scalar value: StoredValue, to bytes: inout [UInt8]) {
+        switch value {
+        case .bool(let flag):
+            bytes.append(flag ? 0x09 : 0x08)
+        case .int(let number):
+            if number >= 0 {
+                appendInteger(UInt64(number), to: &bytes)
+            } else {
+                bytes.append(0x13)
+                append(UInt64(bitPattern: number), width: 8, to: &bytes)
+            }
+        case .uint(let number):
+            if number <= UInt64(Int64.max) {
+                appendInteger(number, to: &bytes)
+            } else {
+                bytes.append(0x14)
+                append(0, width: 8, to: &bytes)
+                append(number, width: 8, to: &bytes)
+            }
+        case .double(let number):
+            bytes.append(0x23)
+            append(number.bitPattern, width: 8, to: &bytes)
+        case .date(let date):
+            bytes.append(0x33)
+            append(date.timeIntervalSinceReferenceDate.bitPattern, width: 8, to: &bytes)
+        case .data(let data):
+            appendMarker(0x40, count: data.count, to: &bytes)
+            bytes.append(contentsOf: data)
+        case .string(let text):
+            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+                appendMarker(0x50, count: text.utf8.count, to: &bytes)
+                bytes.append(contentsOf: text.utf8)
+            } else {
+                appendMarker(0x60, count: text.utf16.count, to: &bytes)
+                for unit in text.utf16 { append(UInt64(unit), width: 2, to: &bytes) }
+            }
+        case .null, .decimal, .array, .dictionary:
+            preconditionFailure("add(_:) lays out containers and turns null and decimals into other scalars")
+        }
+    }
+}

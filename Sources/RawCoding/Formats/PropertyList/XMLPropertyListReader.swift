@@ -1,0 +1,507 @@
+import Foundation
+
+/// Reads an XML property list (Apple's DTD) into a ``StoredValue``.
+///
+/// ```swift
+/// let tree = try XMLPropertyListReader().read(data)
+/// ```
+///
+/// Accepted: the elements of Apple's DTD (`dict`/`key`, `array`, `string`, `integer`
+/// (decimal, or hexadecimal with `0x`), `real` (including `nan`, `inf`, `+infinity`),
+/// `true`, `false`, `date` (`YYYY-MM-DDTHH:MM:SSZ`), `data` (Base64, whitespace ignored)),
+/// self-closing forms such as `<dict/>`, any value as the root with or without the
+/// `<plist>` element, comments, processing instructions, CDATA sections, the five predefined
+/// entities and numeric character references.
+///
+/// Refused: anything else, including entity references other than the five (a DTD's entity
+/// declarations are never read, so nothing is expanded, and nothing outside the input is
+/// ever fetched), a DTD with an internal subset, input that is not UTF-8, and integers
+/// outside `Int64.min...UInt64.max`. A repeated key keeps its last value. Text is kept as
+/// written (line breaks are not normalized), so strings written with control characters by
+/// Apple's tools read back unchanged.
+///
+/// Every failure is a ``RawCodingError`` with line and column; ``Limits`` bound the size,
+/// nesting and number of values.
+public struct XMLPropertyListReader: Sendable {
+    /// The bounds enforced while reading.
+    public var limits: Limits
+
+    /// Creates a reader.
+    /// - Parameter limits: The bounds to enforce.
+    public init(limits: Limits = .default) {
+        self.limits = limits
+    }
+
+    /// Reads the property list in `data`.
+    /// - Parameter data: UTF-8 XML.
+    /// - Returns: The value.
+    /// - Throws: ``RawCodingError`` with the position of the first problem.
+    public func read(_ data: Data) throws(RawCodingError) -> StoredValue {
+        do {
+            return try readTree(data)
+        } catch {
+            throw RawCodingError(error, subject: StoredValue.self)
+        }
+    }
+
+    func readTree(_ data: Data) throws(FormatFailure) -> StoredValue {
+        guard data.count <= limits.maximumInputSize else {
+            throw .limit("input is \(data.count) bytes, over the limit of \(limits.maximumInputSize) bytes (Limits.maximumInputSize)", at: InputPosition(byteOffset: 0))
+        }
+        let result = data.withUnsafeBytes { raw -> Result<StoredValue, FormatFailure> in
+            var parser = XMLPropertyListParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
+            do throws(FormatFailure) {
+                return .success(try parser.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+struct XMLPropertyListParser {
+    enum Tag: Equatable {
+        case plist, dict, key, array, string, integer, real, `true`, `false`, date, data
+        case other(String)
+
+        var name: String {
+            switch self {
+            case .other(let name): name
+            default: "\(self)"
+            }
+        }
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    let limits: Limits
+    let maximumDepth: Int
+    var index = 0
+    var depth = 0
+    var valueCount = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
+        self.bytes = bytes
+        self.limits = limits
+        maximumDepth = limits.effectiveDepth
+    }
+
+    // MARK: Errors
+
+    func position(_ offset: Int) -> InputPosition {
+        InputPosition(byteOffset: offset, inText: bytes)
+    }
+
+    func malformed(_ reason: String, at offset: Int) -> FormatFailure {
+        .malformed(reason, at: position(offset))
+    }
+
+    // MARK: Document
+
+    mutating func parseDocument() throws(FormatFailure) -> StoredValue {
+        if let bad = UTF8Validation.firstInvalidByte(in: bytes, 0..<bytes.count) {
+            throw malformed("invalid UTF-8 (byte \(UTF8Validation.hex(bytes[bad]))); XML property lists are read as UTF-8", at: bad)
+        }
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        try skipMisc(prolog: true)
+        guard index < bytes.count else {
+            throw malformed(bytes.isEmpty ? "empty input; expected a property list" : "no element; expected a property list", at: index)
+        }
+        let tagStart = index
+        let (tag, selfClosing) = try startTag()
+        let value: StoredValue
+        if tag == .plist {
+            guard !selfClosing else { throw malformed("<plist/> holds no value", at: tagStart) }
+            try skipMisc(prolog: false)
+            value = try parseValue()
+            try skipMisc(prolog: false)
+            try endTag(.plist, openedAt: tagStart)
+        } else {
+            value = try parseValue(tag: tag, selfClosing: selfClosing, at: tagStart)
+        }
+        try skipMisc(prolog: false)
+        guard index == bytes.count else { throw malformed("unexpected content after the property list", at: index) }
+        return value
+    }
+
+    @inline(__always)
+    func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
+
+    func hasPrefix(_ text: StaticString, at offset: Int) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard offset + count <= bytes.count else { return false }
+        let expected = text.utf8Start
+        for position in 0..<count where bytes[offset + position] != expected[position] { return false }
+        return true
+    }
+
+    /// The offset just past the next `terminator` from `offset`, or `nil`.
+    func find(_ terminator: StaticString, from offset: Int) -> Int? {
+        let first = terminator.utf8Start[0]
+        var cursor = offset
+        while cursor < bytes.count {
+            if bytes[cursor] == first, hasPrefix(terminator, at: cursor) { return cursor + terminator.utf8CodeUnitCount }
+            cursor += 1
+        }
+        return nil
+    }
+
+    /// Skips whitespace, comments, processing instructions and (in the prolog) the document
+    /// type declaration.
+    mutating func skipMisc(prolog: Bool) throws(FormatFailure) {
+        while index < bytes.count {
+            if isWhitespace(bytes[index]) {
+                index += 1
+            } else if hasPrefix("<!--", at: index) {
+                guard let end = find("-->", from: index + 4) else { throw malformed("unterminated comment", at: index) }
+                index = end
+            } else if hasPrefix("<?", at: index) {
+                guard let end = find("?>", from: index + 2) else { throw malformed("unterminated processing instruction", at: index) }
+                index = end
+            } else if hasPrefix("<!DOCTYPE", at: index) {
+                guard prolog else { throw malformed("a document type declaration may only come before the root element", at: index) }
+                try skipDoctype()
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Skips `<!DOCTYPE …>`. Its external identifier is never fetched; an internal subset
+    /// (`[ … ]`, where entities would be declared) is refused.
+    mutating func skipDoctype() throws(FormatFailure) {
+        let start = index
+        var cursor = index + 9
+        var quote: UInt8?
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                throw malformed("a document type declaration with an internal subset is not accepted: entity declarations are never expanded", at: cursor)
+            } else if byte == UInt8(ascii: ">") {
+                index = cursor + 1
+                return
+            }
+            cursor += 1
+        }
+        throw malformed("unterminated document type declaration", at: start)
+    }
+
+    // MARK: Tags
+
+    func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+             UInt8(ascii: "."), UInt8(ascii: ":"), 0x80...:
+            true
+        default:
+            false
+        }
+    }
+
+    func tag(named range: Range<Int>) -> Tag {
+        let name = UnsafeBufferPointer(rebasing: bytes[range])
+        func equals(_ text: StaticString) -> Bool {
+            name.count == text.utf8CodeUnitCount && name.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        if equals("dict") { return .dict }
+        if equals("key") { return .key }
+        if equals("string") { return .string }
+        if equals("integer") { return .integer }
+        if equals("real") { return .real }
+        if equals("array") { return .array }
+        if equals("true") { return .true }
+        if equals("false") { return .false }
+        if equals("date") { return .date }
+        if equals("data") { return .data }
+        if equals("plist") { return .plist }
+        return .other(String(decoding: name, as: UTF8.self))
+    }
+
+    /// Reads a start tag at `index`: its name and whether it closes itself (`<dict/>`).
+    /// Attributes are skipped.
+    mutating func startTag() throws(FormatFailure) -> (Tag, selfClosing: Bool) {
+        let start = index
+        guard index < bytes.count else { throw malformed("unexpected end of input; expected an element", at: index) }
+        guard bytes[index] == UInt8(ascii: "<") else {
+            throw malformed("unexpected text; expected an element such as <string>", at: index)
+        }
+        var cursor = index + 1
+        while cursor < bytes.count, isNameByte(bytes[cursor]) { cursor += 1 }
+        guard cursor > index + 1 else {
+            if hasPrefix("</", at: index) { throw malformed("unexpected end tag; expected a value", at: index) }
+            throw malformed("malformed tag", at: index)
+        }
+        let tag = tag(named: (index + 1)..<cursor)
+        var quote: UInt8?
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                index = cursor + 1
+                return (tag, false)
+            } else if byte == UInt8(ascii: "/"), cursor + 1 < bytes.count, bytes[cursor + 1] == UInt8(ascii: ">") {
+                index = cursor + 2
+                return (tag, true)
+            } else if byte == UInt8(ascii: "<") {
+                break
+            }
+            cursor += 1
+        }
+        throw malformed("unterminated <\(tag.name)> tag", at: start)
+    }
+
+    /// Reads `</name>` at `index`.
+    mutating func endTag(_ expected: Tag, openedAt opening: Int) throws(FormatFailure) {
+        guard hasPrefix("</", at: index) else {
+            throw malformed(index < bytes.count ? "unexpected content; expected </\(expected.name)> to close the element opened at \(position(opening))" : "unexpected end of input; expected </\(expected.name)>", at: index)
+        }
+        var cursor = index + 2
+        while cursor < bytes.count, isNameByte(bytes[cursor]) { cursor += 1 }
+        let found = tag(named: (index + 2)..<cursor)
+        guard found == expected else {
+            throw malformed("</\(found.name)> does not close <\(expected.name)> opened at \(position(opening))", at: index)
+        }
+        while cursor < bytes.count, isWhitespace(bytes[cursor]) { cursor += 1 }
+        guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: ">") else {
+            throw malformed("malformed end tag </\(expected.name)>", at: index)
+        }
+        index = cursor + 1
+    }
+
+    // MARK: Values
+
+    mutating func parseValue() throws(FormatFailure) -> StoredValue {
+        try skipMisc(prolog: false)
+        let start = index
+        let (tag, selfClosing) = try startTag()
+        return try parseValue(tag: tag, selfClosing: selfClosing, at: start)
+    }
+
+    mutating func parseValue(tag: Tag, selfClosing: Bool, at start: Int) throws(FormatFailure) -> StoredValue {
+        valueCount += 1
+        guard valueCount <= limits.maximumValueCount else { throw limits.valueCountFailure(at: position(start)) }
+        switch tag {
+        case .dict: return try parseDictionary(selfClosing: selfClosing, at: start)
+        case .array: return try parseArray(selfClosing: selfClosing, at: start)
+        case .string: return .string(try text(of: .string, selfClosing: selfClosing, at: start))
+        case .true, .false:
+            if !selfClosing {
+                try skipMisc(prolog: false)
+                try endTag(tag, openedAt: start)
+            }
+            return .bool(tag == .true)
+        case .integer:
+            let contentStart = index
+            return try integer(try text(of: .integer, selfClosing: selfClosing, at: start), at: contentStart)
+        case .real:
+            let contentStart = index
+            return try real(try text(of: .real, selfClosing: selfClosing, at: start), at: contentStart)
+        case .date:
+            let contentStart = index
+            let content = try text(of: .date, selfClosing: selfClosing, at: start)
+            guard let date = PropertyListDate.date(from: trimmed(content).utf8) else {
+                throw malformed("invalid date \"\(shown(content))\"; expected YYYY-MM-DDTHH:MM:SSZ", at: contentStart)
+            }
+            return .date(date)
+        case .data:
+            let contentStart = index
+            let content = try text(of: .data, selfClosing: selfClosing, at: start)
+            let base64 = content.utf8.filter { !isWhitespace($0) }
+            guard let data = Data(base64Encoded: Data(base64)) else {
+                throw malformed("invalid Base64 in <data>", at: contentStart)
+            }
+            return .data(data)
+        case .key:
+            throw malformed("<key> outside a <dict>", at: start)
+        case .plist:
+            throw malformed("<plist> inside a property list", at: start)
+        case .other(let name):
+            throw malformed("unknown element <\(name)>; property lists hold dict, array, string, integer, real, true, false, date and data", at: start)
+        }
+    }
+
+    mutating func enterContainer(at start: Int) throws(FormatFailure) {
+        depth += 1
+        guard depth <= maximumDepth else { throw limits.depthFailure(at: position(start)) }
+    }
+
+    mutating func parseArray(selfClosing: Bool, at start: Int) throws(FormatFailure) -> StoredValue {
+        if selfClosing { return .array([]) }
+        try enterContainer(at: start)
+        var elements: [StoredValue] = []
+        while true {
+            try skipMisc(prolog: false)
+            if hasPrefix("</", at: index) { break }
+            elements.append(try parseValue())
+        }
+        try endTag(.array, openedAt: start)
+        depth -= 1
+        return .array(elements)
+    }
+
+    mutating func parseDictionary(selfClosing: Bool, at start: Int) throws(FormatFailure) -> StoredValue {
+        if selfClosing { return .dictionary(StoredDictionary()) }
+        try enterContainer(at: start)
+        var dictionary = StoredDictionary()
+        while true {
+            try skipMisc(prolog: false)
+            if hasPrefix("</", at: index) { break }
+            let keyStart = index
+            let (tag, selfClosing) = try startTag()
+            guard tag == .key else {
+                throw malformed("<\(tag.name)> where a <key> was expected in a <dict>", at: keyStart)
+            }
+            let key = try text(of: .key, selfClosing: selfClosing, at: keyStart)
+            try skipMisc(prolog: false)
+            guard !hasPrefix("</", at: index) else {
+                throw malformed("<key>\(shown(key))</key> has no value", at: index)
+            }
+            dictionary.set(try parseValue(), forKey: key)
+        }
+        try endTag(.dict, openedAt: start)
+        depth -= 1
+        return .dictionary(dictionary)
+    }
+
+    // MARK: Text
+
+    /// The character data of an element up to its end tag, with references and CDATA resolved.
+    mutating func text(of tag: Tag, selfClosing: Bool, at start: Int) throws(FormatFailure) -> String {
+        if selfClosing { return "" }
+        var buffer: [UInt8] = []
+        var runStart = index
+        var cursor = index
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "<") {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<cursor]))
+                if hasPrefix("<![CDATA[", at: cursor) {
+                    guard let end = find("]]>", from: cursor + 9) else { throw malformed("unterminated CDATA section", at: cursor) }
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(cursor + 9)..<(end - 3)]))
+                    cursor = end
+                } else if hasPrefix("<!--", at: cursor) {
+                    guard let end = find("-->", from: cursor + 4) else { throw malformed("unterminated comment", at: cursor) }
+                    cursor = end
+                } else {
+                    index = cursor
+                    try endTag(tag, openedAt: start)
+                    return String(decoding: buffer, as: UTF8.self)
+                }
+                runStart = cursor
+            } else if byte == UInt8(ascii: "&") {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<cursor]))
+                cursor = try reference(at: cursor, into: &buffer)
+                runStart = cursor
+            } else {
+                cursor += 1
+            }
+        }
+        throw malformed("unexpected end of input inside <\(tag.name)>", at: start)
+    }
+
+    /// Resolves the reference at `offset` (`&amp;`, `&#60;`, `&#x3C;`); returns the offset after it.
+    func reference(at offset: Int, into buffer: inout [UInt8]) throws(FormatFailure) -> Int {
+        var end = offset + 1
+        while end < bytes.count, end - offset < 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else {
+            throw malformed("'&' that does not start a reference; write it as &amp;", at: offset)
+        }
+        let name = UnsafeBufferPointer(rebasing: bytes[(offset + 1)..<end])
+        let text = String(decoding: name, as: UTF8.self)
+        switch text {
+        case "amp": buffer.append(UInt8(ascii: "&"))
+        case "lt": buffer.append(UInt8(ascii: "<"))
+        case "gt": buffer.append(UInt8(ascii: ">"))
+        case "quot": buffer.append(UInt8(ascii: "\""))
+        case "apos": buffer.append(UInt8(ascii: "'"))
+        default:
+            guard text.hasPrefix("#") else {
+                throw malformed("unknown entity &\(text);: only &amp; &lt; &gt; &quot; &apos; and character references are accepted (entities declared in a DTD are never expanded)", at: offset)
+            }
+            let digits = text.dropFirst()
+            let scalar: UInt32? = digits.hasPrefix("x")
+                ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            guard let scalar, scalar != 0, Unicode.Scalar(scalar) != nil,
+                  !digits.hasPrefix("+"), !digits.hasPrefix("-"), !digits.dropFirst().hasPrefix("+")
+            else {
+                throw malformed("invalid character reference &\(text);", at: offset)
+            }
+            UTF8Validation.append(scalar, to: &buffer)
+        }
+        return end + 1
+    }
+
+    func trimmed(_ text: String) -> Substring {
+        let utf8 = text.utf8
+        let start = utf8.firstIndex { !isWhitespace($0) } ?? utf8.endIndex
+        let end = utf8.lastIndex { !isWhitespace($0) }.map { utf8.index(after: $0) } ?? start
+        return Substring(utf8[start..<max(start, end)])
+    }
+
+    func shown(_ text: some StringProtocol) -> String {
+        text.count > 40 ? String(text.prefix(40)) + "…" : String(text)
+    }
+
+    func integer(_ content: String, at offset: Int) throws(FormatFailure) -> StoredValue {
+        var text = trimmed(content)
+        var negative = false
+        if let sign = text.first, sign == "-" || sign == "+" {
+            negative = sign == "-"
+            text = text.dropFirst()
+        }
+        let radix = text.hasPrefix("0x") || text.hasPrefix("0X") ? 16 : 10
+        if radix == 16 { text = text.dropFirst(2) }
+        guard !text.isEmpty, text.utf8.allSatisfy({ isDigit($0, radix: radix) }) else {
+            throw malformed("invalid integer \"\(shown(content))\"", at: offset)
+        }
+        guard let magnitude = UInt64(text, radix: radix) else {
+            throw malformed("integer \(shown(content)) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))", at: offset)
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else {
+                throw malformed("integer \(shown(content)) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))", at: offset)
+            }
+            return .int(magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude))
+        }
+        return magnitude <= UInt64(Int64.max) ? .int(Int64(magnitude)) : .uint(magnitude)
+    }
+
+    func isDigit(_ byte: UInt8, radix: Int) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): radix == 16
+        default: false
+        }
+    }
+
+    func real(_ content: String, at offset: Int) throws(FormatFailure) -> StoredValue {
+        let text = trimmed(content)
+        switch text.lowercased() {
+        case "nan": return .double(.nan)
+        case "inf", "+inf", "infinity", "+infinity": return .double(.infinity)
+        case "-inf", "-infinity": return .double(-.infinity)
+        default: break
+        }
+        let allowed = text.utf8.allSatisfy {
+            ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
+                || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
+        }
+        guard allowed, let value = Double(text) else {
+            throw malformed("invalid real \"\(shown(content))\"", at: offset)
+        }
+        guard value.isFinite else {
+            throw malformed("real \(shown(content)) is too large for a Double; write +infinity if that is meant", at: offset)
+        }
+        return .double(value)
+    }
+}
