@@ -66,35 +66,57 @@ struct RawCodingTool {
     }
 
     static func convert(_ input: Data, named name: String, to target: Target) throws -> Data {
-        let value: DynamicValue
+        let value: StoredValue
         do {
-            value = try decode(input)
+            value = try read(input)
         } catch {
             throw Failure(description: "\(name): \(error)")
         }
-        if target != .json, let path = value.firstNullPath() {
+        if target != .json, let path = firstNullPath(in: value) {
             throw Failure(description: "\(name): null at \(path) cannot be written to a property list, which has no null value")
         }
-        switch target {
-        case .json:
-            var text = try JSONCodec.json(.pretty).encode(value)
-            text.append(UInt8(ascii: "\n"))
-            return text
-        case .xml: return try PropertyListCodec.propertyList(.xml).encode(value)
-        case .binary: return try PropertyListCodec.propertyList(.binary).encode(value)
+        do {
+            switch target {
+            case .json:
+                var text = try JSONWriter(formatting: .pretty).write(value)
+                text.append(UInt8(ascii: "\n"))
+                return text
+            case .xml: return try XMLPropertyListWriter().write(value)
+            case .binary: return BinaryPropertyListWriter().write(value)
+            }
+        } catch {
+            throw Failure(description: "\(name): \(error)")
         }
     }
 
-    /// Detects the format from the first bytes: `bplist`, `<` (XML), anything else JSON.
-    static func decode(_ input: Data) throws -> DynamicValue {
-        let bytes = input.prefix(64)
-        if bytes.starts(with: Array("bplist".utf8)) {
-            return try PropertyListCodec.propertyList(.binary).decode(DynamicValue.self, from: input)
+    /// Detects the format from the first bytes: `bplist00`, `<` (XML), anything else JSON.
+    static func read(_ input: Data) throws(RawCodingError) -> StoredValue {
+        if BinaryPropertyListReader.hasSignature(input) {
+            return try BinaryPropertyListReader().read(input)
         }
-        let firstVisible = bytes.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first
+        let firstVisible = input.prefix(64).drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first
         if firstVisible == UInt8(ascii: "<") {
-            return try PropertyListCodec.propertyList(.xml).decode(DynamicValue.self, from: input)
+            return try XMLPropertyListReader().read(input)
         }
-        return try JSONCodec.json.decode(DynamicValue.self, from: input)
+        return try JSONReader().read(input)
+    }
+
+    /// The key path of the first null in `value`, such as `a.b[1]`.
+    static func firstNullPath(in value: StoredValue, _ prefix: String = "") -> String? {
+        switch value {
+        case .null:
+            return prefix.isEmpty ? "<top level>" : prefix
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if let path = firstNullPath(in: element, "\(prefix)[\(index)]") { return path }
+            }
+        case .dictionary(let dictionary):
+            for (key, element) in dictionary {
+                if let path = firstNullPath(in: element, prefix.isEmpty ? key : "\(prefix).\(key)") { return path }
+            }
+        default:
+            break
+        }
+        return nil
     }
 }

@@ -14,9 +14,13 @@ import Foundation
 ///
 /// Accepted objects: booleans, integers of 1, 2, 4 and 8 bytes and the 16-byte form (values
 /// from `Int64.min` to `UInt64.max`), 4- and 8-byte reals, dates, data, ASCII and UTF-16
-/// strings (lone surrogates refused), arrays, dictionaries with string keys, and null. Dates are any
-/// finite number of seconds since 2001-01-01, as `Date` holds them (including years past
-/// 9999, which Python's `plistlib` cannot represent); NaN and infinite dates are refused.
+/// strings (lone surrogates refused), arrays, dictionaries with string keys, and null.
+///
+/// Dates: any number of seconds from 2001-01-01 within ±2^53 (about ±285 million years, the
+/// range in which a `Double` holds every whole second) is accepted, as `Date` holds it,
+/// including `Date.distantPast`, `Date.distantFuture` and years past 9999 that Python's
+/// `plistlib` cannot represent. NaN, infinite and larger values are refused: they are not
+/// points in time.
 /// Sets and `NSKeyedArchiver`'s UIDs are refused: they have no ``StoredValue``.
 public struct BinaryPropertyListReader: Sendable {
     /// The bounds enforced while reading.
@@ -78,6 +82,9 @@ struct BinaryPropertyListParser {
     var inProgress: [Bool]
 
     static let trailerSize = 32
+    /// The farthest a date may be from 2001-01-01, in seconds: beyond 2^53 a `Double` no
+    /// longer holds every whole second, so such values are noise, not times.
+    static let largestDateOffset = 9_007_199_254_740_992.0
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) {
         self.bytes = bytes
@@ -292,8 +299,8 @@ struct BinaryPropertyListParser {
             guard marker == 0x33 else { throw malformed("date at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start) }
             try checkExtent(8, unit: 1, from: start + 1, object: start, what: "date")
             let seconds = Double(bitPattern: Self.integer(bytes, at: start + 1, size: 8))
-            guard seconds.isFinite else {
-                throw malformed("date at \(start) is \(seconds) seconds, not a point in time", at: start)
+            guard seconds.isFinite, seconds.magnitude <= Self.largestDateOffset else {
+                throw malformed("date at \(start) is \(seconds) seconds from 2001; dates must be finite and within 2^53 seconds (285 million years) of 2001", at: start)
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case 0x4:

@@ -25,7 +25,7 @@ public struct XMLPropertyListWriter: Sendable {
     /// - Parameter value: The tree to write; any value may be the root.
     /// - Returns: UTF-8 XML, ending in a newline.
     /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/encodingFailed``, with its
-    ///   path, for a date outside the years 0001–9999 that the format's text can hold.
+    ///   path, for a date outside the years 0000–9999 that the format's text can hold.
     public func write(_ value: StoredValue) throws(RawCodingError) -> Data {
         do {
             return Data(try writeBytes(value))
@@ -105,7 +105,7 @@ struct XMLOutput {
             element("string", text)
         case .date(let date):
             guard let text = PropertyListDate.text(of: date) else {
-                throw .unwritable("an XML property list cannot hold the date \(date.timeIntervalSince1970) seconds since 1970: its text holds the years 0001 to 9999 only")
+                throw .unwritable("an XML property list cannot hold the date \(date.timeIntervalSince1970) seconds since 1970: its text holds the years 0000 to 9999 only")
             }
             append("<date>")
             bytes.append(contentsOf: text.utf8)
@@ -177,10 +177,11 @@ struct XMLOutput {
 
 /// Property-list dates as text: `2001-01-01T00:00:00Z`, UTC, whole seconds.
 enum PropertyListDate {
-    /// The text of `date`, rounded down to the second; `nil` outside the years 0001–9999.
+    /// The text of `date`, rounded down to the second; `nil` outside the years 0000–9999
+    /// that four digits spell (`Date.distantPast` is in the year 0000).
     static func text(of date: Date) -> String? {
         let seconds = (date.timeIntervalSince1970).rounded(.down)
-        guard seconds >= -62_135_596_800, seconds <= 253_402_300_799 else { return nil }
+        guard seconds >= -62_167_219_200, seconds <= 253_402_300_799 else { return nil }
         let total = Int64(seconds)
         var days = total / 86_400
         var secondOfDay = total % 86_400
