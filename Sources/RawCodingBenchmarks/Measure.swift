@@ -36,13 +36,16 @@ struct Comparison {
     var title: String
     var ours: Measurement
     var theirs: Measurement
-    var target: Double
+    /// The ratio asked for, if any.
+    var target: Double?
 
     var ratio: Double { theirs.median / ours.median }
 
+    static let header = "\("".padding(toLength: 64, withPad: " ", startingAt: 0))      ours    Foundation    ratio"
+
     var line: String {
-        let verdict = ratio >= target ? "meets ≥\(format(target))×" : "BELOW ≥\(format(target))×"
-        return "\(title.padding(toLength: 60, withPad: " ", startingAt: 0)) "
+        let verdict = target.map { ratio >= $0 ? "meets ≥\(format($0))×" : "BELOW ≥\(format($0))×" } ?? "(no target)"
+        return "\(title.padding(toLength: 64, withPad: " ", startingAt: 0)) "
             + "\(format(ours.median).leftPadded(8)) ms  \(format(theirs.median).leftPadded(8)) ms  "
             + "\(format(ratio).leftPadded(6))×  \(verdict)"
     }

@@ -4,25 +4,60 @@ import RawCoding
 // Side-by-side timings against Foundation, measured in the same run.
 // Run: swift run -c release RawCodingBenchmarks [runs]
 
-let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 31
-let catalog = Catalog.make(count: 2_000)
+// Profiling: swift run -c release RawCodingBenchmarks profile DOCUMENT OPERATION [repeats]
+// repeats one of our operations (json-encode, json-decode, binary-encode, binary-decode,
+// xml-encode, xml-decode) on catalog, canada or twitter, for `perf record`.
 
-let encoder = StoredValueEncoder()
-let decoder = StoredValueDecoder()
-let jsonEncoder = JSONEncoder()
-let jsonDecoder = JSONDecoder()
+let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 21
 
-do {
+func profile(_ arguments: [String]) throws {
+    guard arguments.count >= 2 else { fail("profile DOCUMENT OPERATION [repeats]") }
+    let repeats = arguments.count > 2 ? Int(arguments[2]) ?? 100 : 100
+    switch arguments[0] {
+    case "catalog": try profile(Catalog.make(count: 2_000), arguments[1], repeats)
+    case "canada": try profile(Canada.make(), arguments[1], repeats)
+    case "twitter": try profile(Twitter.make(), arguments[1], repeats)
+    default: fail("unknown document \(arguments[0])")
+    }
+}
+
+func profile<Document: Codable>(_ document: Document, _ operation: String, _ repeats: Int) throws {
+    let limits = Limits(maximumInputSize: 64 << 20)
+    let codecs: [String: any Codec] = [
+        "json": JSONCodec(limits: limits), "xml": PropertyListCodec(format: .xml, limits: limits),
+        "binary": PropertyListCodec(format: .binary, limits: limits),
+    ]
+    let parts = operation.split(separator: "-").map(String.init)
+    guard parts.count == 2, let codec = codecs[parts[0]] else { fail("unknown operation \(operation)") }
+    let bytes = try codec.encode(document)
+    for _ in 0..<repeats {
+        if parts[1] == "encode" { _ = try codec.encode(document) } else { _ = try codec.decode(Document.self, from: bytes) }
+    }
+}
+
+if CommandLine.arguments.dropFirst().first == "profile" {
+    do { try profile(Array(CommandLine.arguments.dropFirst(2))) } catch { fail("\(error)") }
+    exit(0)
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("RawCodingBenchmarks: \(message)\n".utf8))
+    exit(1)
+}
+
+/// The value engine against Foundation's tree paths, on the catalog.
+func engineRows(_ catalog: Catalog) throws -> [Comparison] {
+    let encoder = StoredValueEncoder()
+    let decoder = StoredValueDecoder()
+    let jsonEncoder = JSONEncoder()
+    let jsonDecoder = JSONDecoder()
     // Inputs for the decode rows, made once: our tree, Foundation's tree and JSON bytes.
     let tree = try encoder.encode(catalog)
     let jsonData = try jsonEncoder.encode(catalog)
     let foundationTree = try JSONSerialization.jsonObject(with: jsonData)
     guard try decoder.decode(Catalog.self, from: tree) == catalog,
           try jsonDecoder.decode(Catalog.self, from: JSONSerialization.data(withJSONObject: foundationTree)) == catalog
-    else {
-        FileHandle.standardError.write(Data("RawCodingBenchmarks: a round trip lost data; timings would mean nothing\n".utf8))
-        exit(1)
-    }
+    else { fail("an engine round trip lost data; timings would mean nothing") }
 
     let measured = try Measurement.interleaved([
         ("StoredValueEncoder.encode", { _ = try encoder.encode(catalog) }),
@@ -34,22 +69,86 @@ do {
         }),
         ("JSONDecoder.decode", { _ = try jsonDecoder.decode(Catalog.self, from: jsonData) }),
     ], runs: runs)
-    let (encode, pathA, jsonEncode, decode, pathB, jsonDecode) =
-        (measured[0], measured[1], measured[2], measured[3], measured[4], measured[5])
-
-    let rows = [
-        Comparison(title: "encode: ours vs (a) JSONEncoder → JSONSerialization", ours: encode, theirs: pathA, target: 4),
-        Comparison(title: "encode: ours vs (c) JSONEncoder.encode", ours: encode, theirs: jsonEncode, target: 1.5),
-        Comparison(title: "decode: ours vs (b) JSONSerialization.data → JSONDecoder", ours: decode, theirs: pathB, target: 3),
-        Comparison(title: "decode: ours vs (c) JSONDecoder.decode", ours: decode, theirs: jsonDecode, target: 1),
+    return [
+        Comparison(title: "tree encode vs (a) JSONEncoder → JSONSerialization", ours: measured[0], theirs: measured[1], target: 4),
+        Comparison(title: "tree encode vs (c) JSONEncoder.encode", ours: measured[0], theirs: measured[2], target: 1.5),
+        Comparison(title: "tree decode vs (b) JSONSerialization.data → JSONDecoder", ours: measured[3], theirs: measured[4], target: 3),
+        Comparison(title: "tree decode vs (c) JSONDecoder.decode", ours: measured[3], theirs: measured[5], target: nil),
     ]
-    print("RawCodingBenchmarks: 2,000-record catalog, median of \(runs) interleaved runs (\(jsonData.count) bytes as JSON)")
+}
+
+/// Every codec against Foundation's coder for the same format, on one document.
+func formatRows<Document: Codable & Equatable>(_ name: String, _ document: Document) throws -> (rows: [Comparison], sizes: String) {
+    // canada.json's shape is 12 MB as an XML property list, over the default 8 MiB limit.
+    let limits = Limits(maximumInputSize: 64 << 20)
+    let json = JSONCodec(limits: limits)
+    let xml = PropertyListCodec(format: .xml, limits: limits)
+    let binary = PropertyListCodec(format: .binary, limits: limits)
+    let jsonEncoder = JSONEncoder()
+    jsonEncoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let jsonDecoder = JSONDecoder()
+    let xmlEncoder = PropertyListEncoder()
+    xmlEncoder.outputFormat = .xml
+    let binaryEncoder = PropertyListEncoder()
+    binaryEncoder.outputFormat = .binary
+    let plistDecoder = PropertyListDecoder()
+
+    let ours = (json: try json.encode(document), xml: try xml.encode(document), binary: try binary.encode(document))
+    let theirs = (json: try jsonEncoder.encode(document), xml: try xmlEncoder.encode(document), binary: try binaryEncoder.encode(document))
+    guard try json.decode(Document.self, from: ours.json) == document,
+          try xml.decode(Document.self, from: ours.xml) == document,
+          try binary.decode(Document.self, from: ours.binary) == document,
+          try jsonDecoder.decode(Document.self, from: theirs.json) == document,
+          try plistDecoder.decode(Document.self, from: theirs.xml) == document,
+          try plistDecoder.decode(Document.self, from: theirs.binary) == document
+    else { fail("a \(name) round trip lost data; timings would mean nothing") }
+
+    let measured = try Measurement.interleaved([
+        ("JSON encode", { _ = try json.encode(document) }),
+        ("JSONEncoder", { _ = try jsonEncoder.encode(document) }),
+        ("JSON decode", { _ = try json.decode(Document.self, from: ours.json) }),
+        ("JSONDecoder", { _ = try jsonDecoder.decode(Document.self, from: theirs.json) }),
+        ("binary encode", { _ = try binary.encode(document) }),
+        ("PropertyListEncoder binary", { _ = try binaryEncoder.encode(document) }),
+        ("binary decode", { _ = try binary.decode(Document.self, from: ours.binary) }),
+        ("PropertyListDecoder binary", { _ = try plistDecoder.decode(Document.self, from: theirs.binary) }),
+        ("XML encode", { _ = try xml.encode(document) }),
+        ("PropertyListEncoder XML", { _ = try xmlEncoder.encode(document) }),
+        ("XML decode", { _ = try xml.decode(Document.self, from: ours.xml) }),
+        ("PropertyListDecoder XML", { _ = try plistDecoder.decode(Document.self, from: theirs.xml) }),
+    ], runs: runs)
+    let rows = [
+        Comparison(title: "\(name): JSON encode vs JSONEncoder", ours: measured[0], theirs: measured[1], target: 1.5),
+        Comparison(title: "\(name): JSON decode vs JSONDecoder", ours: measured[2], theirs: measured[3], target: 1.3),
+        Comparison(title: "\(name): binary plist encode vs PropertyListEncoder", ours: measured[4], theirs: measured[5], target: 1.5),
+        Comparison(title: "\(name): binary plist decode vs PropertyListDecoder", ours: measured[6], theirs: measured[7], target: 3),
+        Comparison(title: "\(name): XML plist encode vs PropertyListEncoder", ours: measured[8], theirs: measured[9], target: nil),
+        Comparison(title: "\(name): XML plist decode vs PropertyListDecoder", ours: measured[10], theirs: measured[11], target: 3),
+    ]
+    let sizes = "\(name): JSON \(ours.json.count) bytes, XML \(ours.xml.count), binary \(ours.binary.count)"
+    return (rows, sizes)
+}
+
+do {
+    let catalog = Catalog.make(count: 2_000)
+    print("RawCodingBenchmarks: median of \(runs) interleaved runs; ratio = Foundation's time / ours")
     #if DEBUG
     print("Debug build: these timings say nothing; run `swift run -c release RawCodingBenchmarks`.")
     #endif
-    print("\("".padding(toLength: 60, withPad: " ", startingAt: 0))      ours    Foundation   ratio")
-    for row in rows { print(row.line) }
+    print(Comparison.header)
+    for row in try engineRows(catalog) { print(row.line) }
+    var sizes: [String] = []
+    for (name, rows) in [
+        ("catalog", { try formatRows("catalog", catalog) }),
+        ("canada", { try formatRows("canada", Canada.make()) }),
+        ("twitter", { try formatRows("twitter", Twitter.make()) }),
+    ] as [(String, () throws -> (rows: [Comparison], sizes: String))] {
+        let result = try rows()
+        for row in result.rows { print(row.line) }
+        sizes.append(result.sizes)
+        _ = name
+    }
+    for line in sizes { print(line) }
 } catch {
-    FileHandle.standardError.write(Data("RawCodingBenchmarks: \(error)\n".utf8))
-    exit(1)
+    fail("\(error)")
 }

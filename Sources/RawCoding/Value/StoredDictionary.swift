@@ -1,15 +1,18 @@
+import Foundation
+
 /// The entries of a ``StoredValue/dictionary(_:)``: unique `String` keys in insertion order.
 ///
-/// Lookups by key are fast at any size. Setting an existing key replaces its value in place;
-/// a new key goes at the end. Two dictionaries are equal when they hold the same entries, in
-/// any order.
+/// Keys are compared by their exact UTF-8 bytes, as JSON compares member names: `"é"` and
+/// `"e\u{301}"` are two keys here, although Swift's `String` calls them equal. Lookups by key
+/// are fast at any size. Setting an existing key replaces its value in place; a new key goes
+/// at the end. Two dictionaries are equal when they hold the same entries, in any order.
 public struct StoredDictionary: Sendable {
     /// One entry.
     public typealias Element = (key: String, value: StoredValue)
 
     var entries: [Element]
     /// Positions by key, kept once there are more entries than a linear search handles well.
-    var index: [String: Int]?
+    var index: KeyIndex?
 
     static let indexThreshold = 12
 
@@ -29,8 +32,34 @@ public struct StoredDictionary: Sendable {
     /// its last value.
     /// - Parameter pairs: The entries, in order.
     public init<Pairs: Sequence>(_ pairs: Pairs) where Pairs.Element == (String, StoredValue) {
-        self.init()
-        for (key, value) in pairs { self[key] = value }
+        self.init(readEntries: pairs.map { (key: $0.0, value: $0.1) })
+    }
+
+    /// Creates a dictionary from entries collected in order (by a reader or an encoder): a
+    /// repeated key keeps its first position and its last value. One pass, one hash per key
+    /// for large dictionaries.
+    init(readEntries: [Element]) {
+        entries = readEntries
+        if entries.count > Self.indexThreshold {
+            var index = KeyIndex(capacity: entries.count)
+            var duplicates = false
+            for position in entries.indices where !index.insert(position, in: entries) {
+                duplicates = true
+            }
+            if duplicates {
+                removeDuplicates()
+            } else {
+                self.index = index
+            }
+        } else if entries.count > 1 {
+            for position in 1..<entries.count {
+                let key = entries[position].key
+                if entries[..<position].contains(where: { KeyIndex.same($0.key, key) }) {
+                    removeDuplicates()
+                    break
+                }
+            }
+        }
     }
 
     /// The number of entries.
@@ -47,16 +76,17 @@ public struct StoredDictionary: Sendable {
 
     /// The position of `key`, if present.
     public func position(of key: String) -> Int? {
-        if let index { return index[key] }
-        return entries.firstIndex { $0.key == key }
+        if let index { return index.find(key, in: entries) }
+        return entries.firstIndex { KeyIndex.same($0.key, key) }
     }
 
     /// The position of `key`, searching from `hint` first: decoders read a type's properties
     /// in the order it wrote them, so the next key is usually right after the last one.
     func position(of key: String, startingAt hint: Int) -> Int? {
+        if hint < entries.count, KeyIndex.same(entries[hint].key, key) { return hint }
         if index == nil, hint < entries.count {
-            for position in hint..<entries.count where entries[position].key == key { return position }
-            for position in 0..<hint where entries[position].key == key { return position }
+            for position in (hint + 1)..<entries.count where KeyIndex.same(entries[position].key, key) { return position }
+            for position in 0..<hint where KeyIndex.same(entries[position].key, key) { return position }
             return nil
         }
         return position(of: key)
@@ -87,15 +117,28 @@ public struct StoredDictionary: Sendable {
 
     /// Adds an entry for a key known not to be present yet.
     mutating func append(key: String, value: StoredValue) {
-        if index != nil {
-            index![key] = entries.count
-        } else if entries.count == Self.indexThreshold {
-            var positions = [String: Int](minimumCapacity: entries.count * 2)
-            for (position, entry) in entries.enumerated() { positions[entry.key] = position }
-            positions[key] = entries.count
-            index = positions
-        }
         entries.append((key, value))
+        if index != nil {
+            _ = index!.insert(entries.count - 1, in: entries)
+        } else if entries.count == Self.indexThreshold + 1 {
+            rebuildIndex()
+        }
+    }
+
+    /// Keeps the first position and the last value of every repeated key; rare, so simple.
+    private mutating func removeDuplicates() {
+        var kept: [Element] = []
+        var index = KeyIndex(capacity: entries.count)
+        for entry in entries {
+            if let position = index.find(entry.key, in: kept) {
+                kept[position].value = entry.value
+            } else {
+                kept.append(entry)
+                _ = index.insert(kept.count - 1, in: kept)
+            }
+        }
+        entries = kept
+        rebuildIndex()
     }
 
     private mutating func rebuildIndex() {
@@ -103,9 +146,85 @@ public struct StoredDictionary: Sendable {
             index = nil
             return
         }
-        var positions = [String: Int](minimumCapacity: entries.count)
-        for (position, entry) in entries.enumerated() { positions[entry.key] = position }
+        var positions = KeyIndex(capacity: entries.count)
+        for position in entries.indices { _ = positions.insert(position, in: entries) }
         index = positions
+    }
+}
+
+/// An open-addressing table from keys (by their UTF-8 bytes) to entry positions. Cheaper than
+/// `[String: Int]`, whose hashing normalizes Unicode, and exact where `String`'s `==` is not.
+struct KeyIndex: Sendable {
+    /// Entry positions plus one; zero marks an empty slot. The count is a power of two.
+    private var slots: [Int32]
+
+    init(capacity: Int) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = Array(repeating: 0, count: size)
+    }
+
+    /// FNV-1a over the key's UTF-8 bytes.
+    static func hash(_ key: String) -> Int {
+        func fnv(_ bytes: some Sequence<UInt8>) -> Int {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+        }
+        return key.utf8.withContiguousStorageIfAvailable(fnv) ?? fnv(key.utf8)
+    }
+
+    /// Whether two strings have the same UTF-8 bytes.
+    static func same(_ lhs: String, _ rhs: String) -> Bool {
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                guard left.count == right.count else { return false }
+                guard left.count > 0, let a = left.baseAddress, let b = right.baseAddress else { return true }
+                return a == b || memcmp(a, b, left.count) == 0
+            }
+        }
+        if let compared, let compared { return compared }
+        // Strings without contiguous UTF-8 (bridged ones) take the slow path.
+        return lhs.utf8.elementsEqual(rhs.utf8)
+    }
+
+    func find(_ key: String, in entries: [StoredDictionary.Element]) -> Int? {
+        let mask = slots.count - 1
+        var slot = Self.hash(key) & mask
+        while true {
+            let stored = Int(slots[slot])
+            if stored == 0 { return nil }
+            if Self.same(entries[stored - 1].key, key) { return stored - 1 }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Adds `entries[position]`'s key; `false` (and nothing added) when the key is there already.
+    mutating func insert(_ position: Int, in entries: [StoredDictionary.Element]) -> Bool {
+        if (position + 1) * 2 > slots.count { grow(entries) }
+        let key = entries[position].key
+        let mask = slots.count - 1
+        var slot = Self.hash(key) & mask
+        while true {
+            let stored = Int(slots[slot])
+            if stored == 0 {
+                slots[slot] = Int32(truncatingIfNeeded: position + 1)
+                return true
+            }
+            if Self.same(entries[stored - 1].key, key) { return false }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private mutating func grow(_ entries: [StoredDictionary.Element]) {
+        let old = slots
+        slots = Array(repeating: 0, count: old.count * 2)
+        let mask = slots.count - 1
+        for stored in old where stored != 0 {
+            var slot = Self.hash(entries[Int(stored) - 1].key) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = stored
+        }
     }
 }
 
@@ -120,7 +239,7 @@ extension StoredDictionary: Hashable {
         guard lhs.count == rhs.count else { return false }
         for (position, entry) in lhs.entries.enumerated() {
             // Same order is the common case; fall back to a lookup.
-            if position < rhs.entries.count, rhs.entries[position].key == entry.key {
+            if position < rhs.entries.count, KeyIndex.same(rhs.entries[position].key, entry.key) {
                 if rhs.entries[position].value != entry.value { return false }
             } else if rhs[entry.key] != entry.value {
                 return false
@@ -134,7 +253,7 @@ extension StoredDictionary: Hashable {
         var combined = 0
         for entry in entries {
             var entryHasher = Hasher()
-            entryHasher.combine(entry.key)
+            entry.key.utf8.forEach { entryHasher.combine($0) }
             entryHasher.combine(entry.value)
             combined = combined &+ entryHasher.finalize()
         }

@@ -182,12 +182,12 @@ struct JSONParser {
 
     mutating func parseObject() throws(FormatFailure) -> StoredValue {
         try enterContainer()
-        var dictionary = StoredDictionary()
+        var entries: [StoredDictionary.Element] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .dictionary(dictionary)
+            return .dictionary(StoredDictionary())
         }
         while true {
             skipWhitespace()
@@ -201,7 +201,7 @@ struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            dictionary.set(try parseValue(), forKey: key)
+            entries.append((key, try parseValue()))
             skipWhitespace()
             guard index < bytes.count else { throw unexpected(at: index, expecting: "',' or '}'") }
             let byte = bytes[index]
@@ -211,7 +211,7 @@ struct JSONParser {
             throw unexpected(at: index - 1, expecting: "',' or '}'")
         }
         depth -= 1
-        return .dictionary(dictionary)
+        return .dictionary(StoredDictionary(readEntries: entries))
     }
 
     // MARK: Strings

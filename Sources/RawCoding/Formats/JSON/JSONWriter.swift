@@ -58,6 +58,7 @@ struct JSONOutput {
     let pretty: Bool
     let sortsKeys: Bool
     var bytes: [UInt8] = []
+    var keyOrder = KeyOrder()
 
     init(pretty: Bool, sortsKeys: Bool) {
         self.pretty = pretty
@@ -106,10 +107,10 @@ struct JSONOutput {
     mutating func writeDictionary(_ dictionary: StoredDictionary, indent: Int) throws(FormatFailure) {
         guard !dictionary.isEmpty else { return append("{}") }
         bytes.append(UInt8(ascii: "{"))
-        var first = true
-        for (key, value) in sortsKeys ? KeyOrder.sorted(dictionary) : dictionary.entries {
-            if !first { bytes.append(UInt8(ascii: ",")) }
-            first = false
+        let order = sortsKeys ? keyOrder.order(of: dictionary) : Array(dictionary.indices)
+        for position in order {
+            let (key, value) = dictionary.entries[position]
+            if position != order[0] { bytes.append(UInt8(ascii: ",")) }
             newline(indent + 1)
             writeString(key)
             if pretty { append(" : ") } else { bytes.append(UInt8(ascii: ":")) }
@@ -165,18 +166,52 @@ struct JSONOutput {
 
 /// Canonical key order: by UTF-8 bytes, so the order never depends on locale or
 /// normalization.
-enum KeyOrder {
-    static func sorted(_ dictionary: StoredDictionary) -> [StoredDictionary.Element] {
-        var entries = dictionary.entries
-        if entries.count > 1 {
-            entries.sort { precedes($0.key, $1.key) }
+///
+/// Writers see the same key lists again and again (every element of an array of structs), so
+/// the last order computed for each dictionary size is kept and reused when the keys match.
+struct KeyOrder {
+    private var cache: [Int: [(keys: [String], order: [Int])]] = [:]
+    /// How many key lists of one size are remembered.
+    private static let remembered = 4
+
+    /// The positions of `dictionary`'s entries in canonical order.
+    mutating func order(of dictionary: StoredDictionary) -> [Int] {
+        let entries = dictionary.entries
+        let count = entries.count
+        if count < 2 { return count == 0 ? [] : [0] }
+        var known = cache[count] ?? []
+        for (slot, candidate) in known.enumerated() where matches(candidate.keys, entries) {
+            if slot > 0 {
+                known.swapAt(slot, slot - 1)
+                cache[count] = known
+            }
+            return candidate.order
         }
-        return entries
+        let order = (0..<count).sorted { Self.precedes(entries[$0].key, entries[$1].key) }
+        if known.count == Self.remembered { known.removeLast() }
+        known.append((dictionary.keys, order))
+        cache[count] = known
+        return order
     }
 
-    @inline(__always)
+    private func matches(_ keys: [String], _ entries: [StoredDictionary.Element]) -> Bool {
+        for position in keys.indices where !KeyIndex.same(keys[position], entries[position].key) { return false }
+        return true
+    }
+
     static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                let common = min(left.count, right.count)
+                if common > 0, let a = left.baseAddress, let b = right.baseAddress {
+                    let order = memcmp(a, b, common)
+                    if order != 0 { return order < 0 }
+                }
+                return left.count < right.count
+            }
+        }
     }
 }
 

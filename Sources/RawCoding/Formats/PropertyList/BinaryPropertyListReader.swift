@@ -244,7 +244,8 @@ struct BinaryPropertyListParser {
         let (count, contents) = try length(at: start, marker: marker)
         guard count <= Int.max / 2 else { throw malformed("dictionary at \(start) claims \(count) entries", at: start) }
         try checkExtent(count * 2, unit: referenceSize, from: contents, object: start, what: "dictionary")
-        var dictionary = StoredDictionary(minimumCapacity: count)
+        var entries: [StoredDictionary.Element] = []
+        entries.reserveCapacity(count)
         var total = 1
         for position in 0..<count {
             let keyOffset = contents + position * referenceSize
@@ -255,9 +256,9 @@ struct BinaryPropertyListParser {
             }
             let value = try object(try reference(at: contents + (count + position) * referenceSize))
             total += value.count + 1
-            dictionary.set(value.value, forKey: name)
+            entries.append((name, value.value))
         }
-        return (.dictionary(dictionary), total)
+        return (.dictionary(StoredDictionary(readEntries: entries)), total)
     }
 
     func scalar(at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {

@@ -47,12 +47,29 @@ struct BinaryPropertyListLayout {
         case uint(UInt64)
         case double(UInt64)
         case date(UInt64)
-        case string(String)
+        case string(ExactText)
         case data(Data)
+    }
+
+    /// A string compared and hashed by its UTF-8 bytes. `String`'s own `==` treats canonically
+    /// equivalent strings (`"é"` and `"e\u{301}"`) as equal, and sharing one object between
+    /// them would change the stored text.
+    struct ExactText: Hashable {
+        var text: String
+
+        static func == (lhs: ExactText, rhs: ExactText) -> Bool {
+            lhs.text.utf8.count == rhs.text.utf8.count && lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
     }
 
     var objects: [Object] = []
     var shared: [ScalarKey: Int] = [:]
+    var keyOrder = KeyOrder()
 
     /// Adds `value` and everything under it; returns its object number.
     mutating func add(_ value: StoredValue) -> Int {
@@ -68,13 +85,13 @@ struct BinaryPropertyListLayout {
         case .dictionary(let dictionary):
             let number = objects.count
             objects.append(.dictionary(keys: [], values: []))
-            let entries = KeyOrder.sorted(dictionary)
+            let order = keyOrder.order(of: dictionary)
             var keys: [Int] = []
-            keys.reserveCapacity(entries.count)
-            for entry in entries { keys.append(add(.string(entry.key))) }
+            keys.reserveCapacity(order.count)
+            for position in order { keys.append(add(.string(dictionary.entries[position].key))) }
             var values: [Int] = []
-            values.reserveCapacity(entries.count)
-            for entry in entries { values.append(add(entry.value)) }
+            values.reserveCapacity(order.count)
+            for position in order { values.append(add(dictionary.entries[position].value)) }
             objects[number] = .dictionary(keys: keys, values: values)
             return number
         case .null:
@@ -87,7 +104,7 @@ struct BinaryPropertyListLayout {
             // Property lists have no decimals: the nearest Double.
             return add(.double(NSDecimalNumber(decimal: number).doubleValue))
         case .date(let date): return scalar(value, key: .date(date.timeIntervalSinceReferenceDate.bitPattern))
-        case .string(let text): return scalar(value, key: .string(text))
+        case .string(let text): return scalar(value, key: .string(ExactText(text: text)))
         case .data(let data): return scalar(value, key: .data(data))
         }
     }

@@ -352,7 +352,7 @@ struct XMLPropertyListParser {
     mutating func parseDictionary(selfClosing: Bool, at start: Int) throws(FormatFailure) -> StoredValue {
         if selfClosing { return .dictionary(StoredDictionary()) }
         try enterContainer(at: start)
-        var dictionary = StoredDictionary()
+        var entries: [StoredDictionary.Element] = []
         while true {
             try skipMisc(prolog: false)
             if hasPrefix("</", at: index) { break }
@@ -366,11 +366,11 @@ struct XMLPropertyListParser {
             guard !hasPrefix("</", at: index) else {
                 throw malformed("<key>\(shown(key))</key> has no value", at: index)
             }
-            dictionary.set(try parseValue(), forKey: key)
+            entries.append((key, try parseValue()))
         }
         try endTag(.dict, openedAt: start)
         depth -= 1
-        return .dictionary(dictionary)
+        return .dictionary(StoredDictionary(readEntries: entries))
     }
 
     // MARK: Text

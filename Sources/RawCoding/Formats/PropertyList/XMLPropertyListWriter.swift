@@ -55,6 +55,7 @@ public struct XMLPropertyListWriter: Sendable {
 
 struct XMLOutput {
     var bytes: [UInt8] = []
+    var keyOrder = KeyOrder()
 
     init() {
         bytes.reserveCapacity(1024)
@@ -138,7 +139,8 @@ struct XMLOutput {
         case .dictionary(let dictionary):
             guard !dictionary.isEmpty else { return append("<dict/>\n") }
             append("<dict>\n")
-            for (key, element) in KeyOrder.sorted(dictionary) {
+            for position in keyOrder.order(of: dictionary) {
+                let (key, element) = dictionary.entries[position]
                 tabs(indent + 1)
                 self.element("key", key)
                 tabs(indent + 1)
