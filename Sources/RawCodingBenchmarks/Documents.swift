@@ -15,7 +15,7 @@ struct DocumentGenerator {
 }
 
 /// Shaped like the well-known `canada.json` (a GeoJSON country outline, about 2 MB): one
-/// feature whose polygon holds 480 rings and about 111,000 coordinate pairs written with
+/// feature whose polygon holds 480 rings and about 56,000 coordinate pairs written with
 /// 15 to 17 significant digits.
 struct Canada: Codable, Equatable {
     struct Feature: Codable, Equatable {
@@ -36,7 +36,7 @@ struct Canada: Codable, Equatable {
         var generator = DocumentGenerator(state: 42)
         var rings: [[[Double]]] = []
         for ring in 0..<480 {
-            let count = ring == 0 ? 12_000 : 200 + Int(generator.next() % 20)
+            let count = ring == 0 ? 6_000 : 100 + Int(generator.next() % 10)
             var longitude = -141 + generator.unit() * 88
             var latitude = 42 + generator.unit() * 40
             var points: [[Double]] = []
@@ -197,8 +197,8 @@ struct Twitter: Codable, Equatable {
             let screenName = "user_\(generator.next() % 100_000)"
             let link = URLEntity(url: "http://t.co/\(generator.next() % 1_000_000)", expanded_url: "http://example.com/\(screenName)/profile", display_url: "example.com/\(screenName)", indices: [0, 22])
             let user = User(
-                id: userID, id_str: "\(userID)", name: sentence(2), screen_name: screenName, location: sentence(2),
-                description: sentence(24), url: index % 2 == 0 ? link.url : nil,
+                id: userID, id_str: "\(userID)", name: sentence(3), screen_name: screenName, location: sentence(6),
+                description: sentence(150), url: index % 2 == 0 ? link.url : nil,
                 entities: UserEntities(description: URLs(urls: index % 3 == 0 ? [link] : []), url: index % 2 == 0 ? URLs(urls: [link]) : nil),
                 protected: false, followers_count: Int(generator.next() % 10_000), friends_count: Int(generator.next() % 5_000),
                 listed_count: Int(generator.next() % 100), created_at: "Sun Mar 23 13:21:46 +0000 2014",
@@ -221,7 +221,7 @@ struct Twitter: Codable, Equatable {
             }
             statuses.append(Status(
                 metadata: Metadata(result_type: "recent", iso_language_code: "ja"),
-                created_at: "Sun Aug 31 00:29:15 +0000 2014", id: id, id_str: "\(id)", text: sentence(30),
+                created_at: "Sun Aug 31 00:29:15 +0000 2014", id: id, id_str: "\(id)", text: sentence(200),
                 source: "<a href=\"http://twitter.com/download/iphone\" rel=\"nofollow\">Twitter for iPhone</a>",
                 truncated: false, in_reply_to_status_id: replyID, in_reply_to_status_id_str: replyID.map { "\($0)" },
                 in_reply_to_user_id: replyID.map { _ in userID }, in_reply_to_user_id_str: replyID.map { _ in "\(userID)" },

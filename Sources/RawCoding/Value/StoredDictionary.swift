@@ -164,14 +164,27 @@ struct KeyIndex: Sendable {
         slots = Array(repeating: 0, count: size)
     }
 
-    /// FNV-1a over the key's UTF-8 bytes.
+    /// A hash of the key's UTF-8 bytes, eight at a time.
     static func hash(_ key: String) -> Int {
-        func fnv(_ bytes: some Sequence<UInt8>) -> Int {
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+        key.utf8.withContiguousStorageIfAvailable(hash(bytes:)) ?? Array(key.utf8).withUnsafeBufferPointer(hash(bytes:))
+    }
+
+    static func hash(bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+        var index = 0
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while bytes.count - index >= 8 {
+                hash = (hash ^ base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+                hash ^= hash >> 29
+                index += 8
+            }
         }
-        return key.utf8.withContiguousStorageIfAvailable(fnv) ?? fnv(key.utf8)
+        while index < bytes.count {
+            hash = (hash ^ UInt64(bytes[index])) &* 0x0000_0100_0000_01B3
+            index += 1
+        }
+        hash ^= hash >> 32
+        return Int(truncatingIfNeeded: hash)
     }
 
     /// Whether two strings have the same UTF-8 bytes.

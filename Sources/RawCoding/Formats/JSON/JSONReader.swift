@@ -224,9 +224,17 @@ struct JSONParser {
         while cursor < bytes.count {
             let byte = bytes[cursor]
             if byte == UInt8(ascii: "\"") {
-                try validate(start..<cursor, ascii: ascii)
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<cursor])
+                if ascii {
+                    index = cursor + 1
+                    return String(decoding: text, as: UTF8.self)
+                }
+                guard let string = UTF8Validation.string(text) else {
+                    try validate(start..<cursor, ascii: false)
+                    throw malformed("invalid UTF-8 in a string", at: start)
+                }
                 index = cursor + 1
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
+                return string
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             ascii = ascii && byte < 0x80

@@ -329,29 +329,29 @@ struct BinaryPropertyListParser {
         }
     }
 
+    /// Big-endian UTF-16 transcoded straight to UTF-8; a lone surrogate is an error.
     func utf16(count: Int, at contents: Int, object start: Int) throws(FormatFailure) -> String {
-        var units: [UInt16] = []
-        units.reserveCapacity(count)
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(count * 3)
         var position = 0
         while position < count {
             let offset = contents + position * 2
-            let unit = UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
-            units.append(unit)
+            let unit = UInt32(bytes[offset]) << 8 | UInt32(bytes[offset + 1])
+            position += 1
             switch unit {
             case 0xD800...0xDBFF:
-                let next = position + 1 < count
-                    ? UInt16(bytes[offset + 2]) << 8 | UInt16(bytes[offset + 3]) : 0
-                guard (0xDC00...0xDFFF).contains(next) else {
+                let low = position < count ? UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3]) : 0
+                guard (0xDC00...0xDFFF).contains(low) else {
                     throw malformed("UTF-16 string at \(start) has a lone high surrogate", at: offset)
                 }
-                units.append(next)
-                position += 2
+                position += 1
+                UTF8Validation.append(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), to: &utf8)
             case 0xDC00...0xDFFF:
                 throw malformed("UTF-16 string at \(start) has a lone low surrogate", at: offset)
             default:
-                position += 1
+                UTF8Validation.append(unit, to: &utf8)
             }
         }
-        return String(decoding: units, as: UTF16.self)
+        return String(decoding: utf8, as: UTF8.self)
     }
 }

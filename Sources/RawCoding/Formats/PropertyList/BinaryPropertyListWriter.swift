@@ -58,12 +58,11 @@ struct BinaryPropertyListLayout {
         var text: String
 
         static func == (lhs: ExactText, rhs: ExactText) -> Bool {
-            lhs.text.utf8.count == rhs.text.utf8.count && lhs.text.utf8.elementsEqual(rhs.text.utf8)
+            KeyIndex.same(lhs.text, rhs.text)
         }
 
         func hash(into hasher: inout Hasher) {
-            var text = text
-            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            hasher.combine(KeyIndex.hash(text))
         }
     }
 
@@ -179,6 +178,62 @@ struct BinaryPropertyListLayout {
         append(value, width: width, to: &bytes)
     }
 
+    /// A string object: ASCII bytes when every byte is ASCII, else big-endian UTF-16
+    /// transcoded from the (valid) UTF-8.
+    static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        var units = 0
+        var ascii = true
+        for byte in utf8 {
+            if byte >= 0x80 { ascii = false }
+            // One UTF-16 unit per scalar (lead bytes), two for scalars past U+FFFF.
+            if byte & 0xC0 != 0x80 { units += 1 }
+            if byte >= 0xF0 { units += 1 }
+        }
+        if ascii {
+            appendMarker(0x50, count: utf8.count, to: &bytes)
+            bytes.append(contentsOf: utf8)
+            return
+        }
+        appendMarker(0x60, count: units, to: &bytes)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: units * 2))
+        bytes.withUnsafeMutableBufferPointer { output in
+            var out = start
+            var index = 0
+            func put(_ unit: UInt32) {
+                output[out] = UInt8(truncatingIfNeeded: unit >> 8)
+                output[out + 1] = UInt8(truncatingIfNeeded: unit)
+                out += 2
+            }
+            while index < utf8.count {
+                let lead = UInt32(utf8[index])
+                var scalar: UInt32
+                switch lead {
+                case ..<0x80:
+                    scalar = lead
+                    index += 1
+                case ..<0xE0:
+                    scalar = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
+                    index += 2
+                case ..<0xF0:
+                    scalar = (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
+                    index += 3
+                default:
+                    scalar = (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+                        | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+                    index += 4
+                }
+                if scalar >= 0x10000 {
+                    scalar -= 0x10000
+                    put(0xD800 + (scalar >> 10))
+                    put(0xDC00 + (scalar & 0x3FF))
+                } else {
+                    put(scalar)
+                }
+            }
+        }
+    }
+
     static func append(scalar value: StoredValue, to bytes: inout [UInt8]) {
         switch value {
         case .bool(let flag):
@@ -208,13 +263,8 @@ struct BinaryPropertyListLayout {
             appendMarker(0x40, count: data.count, to: &bytes)
             bytes.append(contentsOf: data)
         case .string(let text):
-            if text.utf8.allSatisfy({ $0 < 0x80 }) {
-                appendMarker(0x50, count: text.utf8.count, to: &bytes)
-                bytes.append(contentsOf: text.utf8)
-            } else {
-                appendMarker(0x60, count: text.utf16.count, to: &bytes)
-                for unit in text.utf16 { append(UInt64(unit), width: 2, to: &bytes) }
-            }
+            var text = text
+            text.withUTF8 { appendString($0, to: &bytes) }
         case .null, .decimal, .array, .dictionary:
             preconditionFailure("add(_:) lays out containers and turns null and decimals into other scalars")
         }

@@ -99,9 +99,6 @@ struct XMLPropertyListParser {
     // MARK: Document
 
     mutating func parseDocument() throws(FormatFailure) -> StoredValue {
-        if let bad = UTF8Validation.firstInvalidByte(in: bytes, 0..<bytes.count) {
-            throw malformed("invalid UTF-8 (byte \(UTF8Validation.hex(bytes[bad]))); XML property lists are read as UTF-8", at: bad)
-        }
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         try skipMisc(prolog: true)
         guard index < bytes.count else {
@@ -152,13 +149,19 @@ struct XMLPropertyListParser {
     /// type declaration.
     mutating func skipMisc(prolog: Bool) throws(FormatFailure) {
         while index < bytes.count {
-            if isWhitespace(bytes[index]) {
+            let byte = bytes[index]
+            if isWhitespace(byte) {
                 index += 1
+            } else if byte != UInt8(ascii: "<") || index + 1 >= bytes.count
+                        || (bytes[index + 1] != UInt8(ascii: "!") && bytes[index + 1] != UInt8(ascii: "?")) {
+                return
             } else if hasPrefix("<!--", at: index) {
                 guard let end = find("-->", from: index + 4) else { throw malformed("unterminated comment", at: index) }
+                try validate(index..<end)
                 index = end
             } else if hasPrefix("<?", at: index) {
                 guard let end = find("?>", from: index + 2) else { throw malformed("unterminated processing instruction", at: index) }
+                try validate(index..<end)
                 index = end
             } else if hasPrefix("<!DOCTYPE", at: index) {
                 guard prolog else { throw malformed("a document type declaration may only come before the root element", at: index) }
@@ -184,6 +187,7 @@ struct XMLPropertyListParser {
             } else if byte == UInt8(ascii: "[") {
                 throw malformed("a document type declaration with an internal subset is not accepted: entity declarations are never expanded", at: cursor)
             } else if byte == UInt8(ascii: ">") {
+                try validate(start..<cursor)
                 index = cursor + 1
                 return
             }
@@ -208,20 +212,40 @@ struct XMLPropertyListParser {
     func tag(named range: Range<Int>) -> Tag {
         let name = UnsafeBufferPointer(rebasing: bytes[range])
         func equals(_ text: StaticString) -> Bool {
-            name.count == text.utf8CodeUnitCount && name.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            memcmp(name.baseAddress!, text.utf8Start, name.count) == 0
         }
-        if equals("dict") { return .dict }
-        if equals("key") { return .key }
-        if equals("string") { return .string }
-        if equals("integer") { return .integer }
-        if equals("real") { return .real }
-        if equals("array") { return .array }
-        if equals("true") { return .true }
-        if equals("false") { return .false }
-        if equals("date") { return .date }
-        if equals("data") { return .data }
-        if equals("plist") { return .plist }
-        return .other(String(decoding: name, as: UTF8.self))
+        switch name.count {
+        case 3 where equals("key"): return .key
+        case 4 where equals("dict"): return .dict
+        case 4 where equals("real"): return .real
+        case 4 where equals("true"): return .true
+        case 4 where equals("date"): return .date
+        case 4 where equals("data"): return .data
+        case 5 where equals("array"): return .array
+        case 5 where equals("false"): return .false
+        case 5 where equals("plist"): return .plist
+        case 6 where equals("string"): return .string
+        case 7 where equals("integer"): return .integer
+        default: return .other(String(decoding: name, as: UTF8.self))
+        }
+    }
+
+    /// The name of a known tag, to match end tags byte for byte.
+    static func name(of tag: Tag) -> StaticString? {
+        switch tag {
+        case .plist: "plist"
+        case .dict: "dict"
+        case .key: "key"
+        case .array: "array"
+        case .string: "string"
+        case .integer: "integer"
+        case .real: "real"
+        case .true: "true"
+        case .false: "false"
+        case .date: "date"
+        case .data: "data"
+        case .other: nil
+        }
     }
 
     /// Reads a start tag at `index`: its name and whether it closes itself (`<dict/>`).
@@ -247,9 +271,11 @@ struct XMLPropertyListParser {
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
             } else if byte == UInt8(ascii: ">") {
+                try validate(start..<cursor)
                 index = cursor + 1
                 return (tag, false)
             } else if byte == UInt8(ascii: "/"), cursor + 1 < bytes.count, bytes[cursor + 1] == UInt8(ascii: ">") {
+                try validate(start..<cursor)
                 index = cursor + 2
                 return (tag, true)
             } else if byte == UInt8(ascii: "<") {
@@ -262,6 +288,15 @@ struct XMLPropertyListParser {
 
     /// Reads `</name>` at `index`.
     mutating func endTag(_ expected: Tag, openedAt opening: Int) throws(FormatFailure) {
+        if let name = Self.name(of: expected) {
+            let length = name.utf8CodeUnitCount
+            let end = index + 2 + length
+            if end < bytes.count, bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "/"),
+               bytes[end] == UInt8(ascii: ">"), memcmp(bytes.baseAddress! + index + 2, name.utf8Start, length) == 0 {
+                index = end + 1
+                return
+            }
+        }
         guard hasPrefix("</", at: index) else {
             throw malformed(index < bytes.count ? "unexpected content; expected </\(expected.name)> to close the element opened at \(position(opening))" : "unexpected end of input; expected </\(expected.name)>", at: index)
         }
@@ -302,10 +337,16 @@ struct XMLPropertyListParser {
             return .bool(tag == .true)
         case .integer:
             let contentStart = index
-            return try integer(try text(of: .integer, selfClosing: selfClosing, at: start), at: contentStart)
+            let reader = self  // the closure reads the same bytes while this parser moves on
+            return try withContent(of: .integer, selfClosing: selfClosing, at: start) { content throws(FormatFailure) in
+                try reader.integer(content, at: contentStart)
+            }
         case .real:
             let contentStart = index
-            return try real(try text(of: .real, selfClosing: selfClosing, at: start), at: contentStart)
+            let reader = self
+            return try withContent(of: .real, selfClosing: selfClosing, at: start) { content throws(FormatFailure) in
+                try reader.real(content, at: contentStart)
+            }
         case .date:
             let contentStart = index
             let content = try text(of: .date, selfClosing: selfClosing, at: start)
@@ -378,6 +419,17 @@ struct XMLPropertyListParser {
     /// The character data of an element up to its end tag, with references and CDATA resolved.
     mutating func text(of tag: Tag, selfClosing: Bool, at start: Int) throws(FormatFailure) -> String {
         if selfClosing { return "" }
+        // Plain text up to the end tag, the usual case: no copy before the String.
+        let base = bytes.baseAddress!
+        let scan = memchr(base + index, Int32(UInt8(ascii: "<")), bytes.count - index)
+            .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? bytes.count
+        if scan + 1 < bytes.count, bytes[scan + 1] == UInt8(ascii: "/"),
+           memchr(base + index, Int32(UInt8(ascii: "&")), scan - index) == nil {
+            let text = try string(index..<scan)
+            index = scan
+            try endTag(tag, openedAt: start)
+            return text
+        }
         var buffer: [UInt8] = []
         var runStart = index
         var cursor = index
@@ -391,11 +443,17 @@ struct XMLPropertyListParser {
                     cursor = end
                 } else if hasPrefix("<!--", at: cursor) {
                     guard let end = find("-->", from: cursor + 4) else { throw malformed("unterminated comment", at: cursor) }
+                    try validate(cursor..<end)
                     cursor = end
                 } else {
                     index = cursor
                     try endTag(tag, openedAt: start)
-                    return String(decoding: buffer, as: UTF8.self)
+                    return try buffer.withUnsafeBufferPointer { text throws(FormatFailure) in
+                        guard let string = UTF8Validation.string(text) else {
+                            throw malformed("invalid UTF-8 in the text of <\(tag.name)>; XML property lists are read as UTF-8", at: start)
+                        }
+                        return string
+                    }
                 }
                 runStart = cursor
             } else if byte == UInt8(ascii: "&") {
@@ -441,6 +499,21 @@ struct XMLPropertyListParser {
         return end + 1
     }
 
+    /// The text of `range`, which must be valid UTF-8.
+    func string(_ range: Range<Int>) throws(FormatFailure) -> String {
+        let text = UnsafeBufferPointer(rebasing: bytes[range])
+        if let string = UTF8Validation.string(text) { return string }
+        let bad = UTF8Validation.firstInvalidByte(in: bytes, range) ?? range.lowerBound
+        throw malformed("invalid UTF-8 (byte \(UTF8Validation.hex(bytes[bad]))); XML property lists are read as UTF-8", at: bad)
+    }
+
+    /// Checks that markup outside text (comments, declarations, attributes) is UTF-8.
+    func validate(_ range: Range<Int>) throws(FormatFailure) {
+        if let bad = UTF8Validation.firstInvalidByte(in: bytes, range) {
+            throw malformed("invalid UTF-8 (byte \(UTF8Validation.hex(bytes[bad]))); XML property lists are read as UTF-8", at: bad)
+        }
+    }
+
     func trimmed(_ text: String) -> Substring {
         let utf8 = text.utf8
         let start = utf8.firstIndex { !isWhitespace($0) } ?? utf8.endIndex
@@ -452,20 +525,74 @@ struct XMLPropertyListParser {
         text.count > 40 ? String(text.prefix(40)) + "…" : String(text)
     }
 
-    func integer(_ content: String, at offset: Int) throws(FormatFailure) -> StoredValue {
+    /// Calls `body` with an element's character data without making a `String` when the
+    /// data is plain text (no references, CDATA or comments), as numbers always are.
+    mutating func withContent(
+        of tag: Tag, selfClosing: Bool, at start: Int,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(FormatFailure) -> StoredValue
+    ) throws(FormatFailure) -> StoredValue {
+        if !selfClosing {
+            var scan = index
+            while scan < bytes.count, bytes[scan] != UInt8(ascii: "<"), bytes[scan] != UInt8(ascii: "&") { scan += 1 }
+            if scan + 1 < bytes.count, bytes[scan] == UInt8(ascii: "<"), bytes[scan + 1] == UInt8(ascii: "/") {
+                let content = UnsafeBufferPointer(rebasing: bytes[index..<scan])
+                index = scan
+                try endTag(tag, openedAt: start)
+                return try body(content)
+            }
+        }
+        var text = try text(of: tag, selfClosing: selfClosing, at: start)
+        let result = text.withUTF8 { content -> Result<StoredValue, FormatFailure> in
+            do throws(FormatFailure) {
+                return .success(try body(content))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// `content` without leading and trailing XML whitespace.
+    func trimmed(_ content: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = content.count
+        while start < end, isWhitespace(content[start]) { start += 1 }
+        while end > start, isWhitespace(content[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: content[start..<end])
+    }
+
+    func shown(_ content: UnsafeBufferPointer<UInt8>) -> String {
+        shown(String(decoding: content, as: UTF8.self))
+    }
+
+    func integer(_ content: UnsafeBufferPointer<UInt8>, at offset: Int) throws(FormatFailure) -> StoredValue {
         var text = trimmed(content)
         var negative = false
-        if let sign = text.first, sign == "-" || sign == "+" {
-            negative = sign == "-"
-            text = text.dropFirst()
+        if let sign = text.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            negative = sign == UInt8(ascii: "-")
+            text = UnsafeBufferPointer(rebasing: text.dropFirst())
         }
-        let radix = text.hasPrefix("0x") || text.hasPrefix("0X") ? 16 : 10
-        if radix == 16 { text = text.dropFirst(2) }
-        guard !text.isEmpty, text.utf8.allSatisfy({ isDigit($0, radix: radix) }) else {
-            throw malformed("invalid integer \"\(shown(content))\"", at: offset)
+        var radix: UInt64 = 10
+        if text.count > 2, text[0] == UInt8(ascii: "0"), text[1] | 0x20 == UInt8(ascii: "x") {
+            radix = 16
+            text = UnsafeBufferPointer(rebasing: text.dropFirst(2))
         }
-        guard let magnitude = UInt64(text, radix: radix) else {
-            throw malformed("integer \(shown(content)) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))", at: offset)
+        guard !text.isEmpty else { throw malformed("invalid integer \"\(shown(content))\"", at: offset) }
+        var magnitude: UInt64 = 0
+        for byte in text {
+            let digit: UInt64
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt64(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt64(byte - UInt8(ascii: "A") + 10)
+            default: throw malformed("invalid integer \"\(shown(content))\"", at: offset)
+            }
+            let (times, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
+            let (sum, overflow2) = times.addingReportingOverflow(digit)
+            guard !overflow1, !overflow2 else {
+                throw malformed("integer \(shown(content)) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))", at: offset)
+            }
+            magnitude = sum
         }
         if negative {
             guard magnitude <= UInt64(Int64.max) + 1 else {
@@ -476,27 +603,18 @@ struct XMLPropertyListParser {
         return magnitude <= UInt64(Int64.max) ? .int(Int64(magnitude)) : .uint(magnitude)
     }
 
-    func isDigit(_ byte: UInt8, radix: Int) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): radix == 16
-        default: false
-        }
-    }
-
-    func real(_ content: String, at offset: Int) throws(FormatFailure) -> StoredValue {
+    func real(_ content: UnsafeBufferPointer<UInt8>, at offset: Int) throws(FormatFailure) -> StoredValue {
         let text = trimmed(content)
-        switch text.lowercased() {
-        case "nan": return .double(.nan)
-        case "inf", "+inf", "infinity", "+infinity": return .double(.infinity)
-        case "-inf", "-infinity": return .double(-.infinity)
-        default: break
+        if let first = text.first, first | 0x20 == UInt8(ascii: "n") || first | 0x20 == UInt8(ascii: "i")
+            || ((first == UInt8(ascii: "+") || first == UInt8(ascii: "-")) && text.count > 1 && text[1] | 0x20 == UInt8(ascii: "i")) {
+            switch String(decoding: text, as: UTF8.self).lowercased() {
+            case "nan": return .double(.nan)
+            case "inf", "+inf", "infinity", "+infinity": return .double(.infinity)
+            case "-inf", "-infinity": return .double(-.infinity)
+            default: throw malformed("invalid real \"\(shown(content))\"", at: offset)
+            }
         }
-        let allowed = text.utf8.allSatisfy {
-            ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
-                || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
-        }
-        guard allowed, let value = Double(text) else {
+        guard let value = NumberParsing.double(text) else {
             throw malformed("invalid real \"\(shown(content))\"", at: offset)
         }
         guard value.isFinite else {
@@ -504,4 +622,5 @@ struct XMLPropertyListParser {
         }
         return .double(value)
     }
+
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Strict UTF-8 checking for readers: no overlong forms, no surrogates, nothing past U+10FFFF.
 enum UTF8Validation {
     /// The offset of the first byte of the first invalid sequence in `bytes[range]`, or `nil`
@@ -5,7 +7,15 @@ enum UTF8Validation {
     static func firstInvalidByte(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         var index = range.lowerBound
         let end = range.upperBound
+        let base = UnsafeRawPointer(bytes.baseAddress)
         while index < end {
+            // ASCII runs eight bytes at a time.
+            if let base {
+                while end - index >= 8, base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                }
+                if index >= end { break }
+            }
             let lead = bytes[index]
             if lead < 0x80 {
                 index += 1
@@ -31,6 +41,22 @@ enum UTF8Validation {
             index += length
         }
         return nil
+    }
+
+    /// The string `bytes` spell, or `nil` when they are not valid UTF-8.
+    ///
+    /// `String(decoding:as:)` validates as it copies and repairs what is invalid; any repair
+    /// changes the bytes, so comparing them with the input (a fast `memcmp`) tells whether the
+    /// input was valid without a second validation pass.
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let string = String(decoding: bytes, as: UTF8.self)
+        let unchanged = string.utf8.withContiguousStorageIfAvailable { copy in
+            guard copy.count == bytes.count else { return false }
+            guard let a = copy.baseAddress, let b = bytes.baseAddress else { return true }
+            return memcmp(a, b, copy.count) == 0
+        }
+        if let unchanged { return unchanged ? string : nil }
+        return firstInvalidByte(in: bytes, 0..<bytes.count) == nil ? string : nil
     }
 
     /// Appends the UTF-8 form of `scalar` to `buffer`.

@@ -1,0 +1,68 @@
+/// Decimal number text to `Double`, shared by the text readers: exact and fast for the
+/// common case, `Double(String)` (correctly rounded, locale-free) otherwise.
+enum NumberParsing {
+    /// `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5` and `5.`) as a `Double`; `nil` when
+    /// the text is not such a number. Infinite results are returned as such; callers decide.
+    static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        var negative = false
+        if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+            negative = text[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var significant = 0
+        var fractionDigits = 0
+        var overflow = false
+        var seenPoint = false
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else if byte &- UInt8(ascii: "0") < 10 {
+                digits += 1
+                if seenPoint { fractionDigits += 1 }
+                let digit = UInt64(byte &- UInt8(ascii: "0"))
+                if significant > 0 || digit != 0 {
+                    significant += 1
+                    if significant > 19 { overflow = true } else { mantissa = mantissa &* 10 &+ digit }
+                }
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        var exponent = 0
+        if index < text.count, text[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var exponentNegative = false
+            if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+                exponentNegative = text[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            let start = index
+            while index < text.count, text[index] &- UInt8(ascii: "0") < 10 {
+                if exponent < 100_000 { exponent = exponent * 10 + Int(text[index] &- UInt8(ascii: "0")) } else { overflow = true }
+                index += 1
+            }
+            guard index > start else { return nil }
+            if exponentNegative { exponent = -exponent }
+        }
+        guard index == text.count else { return nil }
+        let scale = exponent - fractionDigits
+        if !overflow, mantissa <= 1 << 53, scale >= -22, scale <= 22 {
+            let value = scale < 0 ? Double(mantissa) / powersOfTen[-scale] : Double(mantissa) * powersOfTen[scale]
+            return negative ? -value : value
+        }
+        return Double(String(decoding: text, as: UTF8.self))
+    }
+
+    /// Exact powers of ten, 10^0 through 10^22.
+    static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+}
