@@ -16,9 +16,12 @@ public struct Limits: Hashable, Sendable {
 
     /// How deeply arrays and dictionaries may nest. Default: 512, as Foundation's JSON coders.
     ///
-    /// Readers and coders recurse once per level; whatever this says, no reader goes deeper
-    /// than ``depthCeiling`` levels, which fits the smallest thread stack a program is
-    /// likely to run on.
+    /// Readers and coders recurse once per level. Measured on Linux x86_64, a reader's frames
+    /// per level take about 1.2 KB (JSON), 1.3 KB (XML) and 3 KB (binary) of stack in debug
+    /// builds and under 1.5 KB in release builds, so the default fits the 8 MiB stacks of main
+    /// threads and Linux threads in any build. On a 512 KiB secondary thread of an Apple
+    /// platform, decode untrusted deeply nested input in a release build or lower this limit.
+    /// Whatever this says, no reader goes deeper than ``depthCeiling`` levels.
     public var maximumDepth: Int
 
     /// How many values (scalars, arrays and dictionaries, each counted once per place it
@@ -30,7 +33,7 @@ public struct Limits: Hashable, Sendable {
     public var maximumValueCount: Int
 
     /// The deepest nesting any reader or coder accepts, whatever ``maximumDepth`` says.
-    public static let depthCeiling = 4_096
+    public static let depthCeiling = 1_024
 
     /// Creates limits.
     /// - Parameters:

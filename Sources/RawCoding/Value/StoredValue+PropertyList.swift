@@ -145,7 +145,7 @@ enum PropertyListBridge {
         case .uint(let uint): return uint
         case .double(let double): return double
         // Property lists have no decimal type: the nearest Double, as Foundation stores NSDecimalNumber.
-        case .decimal(let decimal): return NSDecimalNumber(decimal: decimal).doubleValue
+        case .decimal(let decimal): return decimal.nearestDouble
         case .string(let string): return string
         case .data(let data): return data
         case .date(let date): return date

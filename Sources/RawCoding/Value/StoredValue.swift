@@ -87,7 +87,7 @@ extension StoredValue {
         case .double(let value): value
         case .int(let value): Double(value)
         case .uint(let value): Double(value)
-        case .decimal(let value): NSDecimalNumber(decimal: value).doubleValue
+        case .decimal(let value): value.nearestDouble
         default: nil
         }
     }
@@ -147,5 +147,13 @@ extension StoredValue {
         case .array: "array"
         case .dictionary: "dictionary"
         }
+    }
+}
+
+extension Decimal {
+    /// The `Double` nearest to this decimal, correctly rounded (through its text, which
+    /// `Double(_:)` rounds exactly; `NSDecimalNumber.doubleValue` can be off by an ulp).
+    var nearestDouble: Double {
+        isNaN ? .nan : Double(description) ?? NSDecimalNumber(decimal: self).doubleValue
     }
 }

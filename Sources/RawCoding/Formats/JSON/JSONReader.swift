@@ -125,14 +125,28 @@ struct JSONParser {
         }
     }
 
+    /// One value. Containers recurse through here, so everything else lives in other
+    /// functions: the frame that repeats per nesting level stays small, also in debug builds.
     mutating func parseValue() throws(FormatFailure) -> StoredValue {
         valueCount += 1
-        guard valueCount <= limits.maximumValueCount else { throw limits.valueCountFailure(at: position(index)) }
-        guard index < bytes.count else { throw unexpected(at: index, expecting: "a value") }
+        if valueCount > limits.maximumValueCount || index >= bytes.count { throw valueFailure() }
         switch bytes[index] {
-        case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
+        default: return try parseScalar()
+        }
+    }
+
+    @inline(never)
+    func valueFailure() -> FormatFailure {
+        valueCount > limits.maximumValueCount
+            ? limits.valueCountFailure(at: position(index)) : unexpected(at: index, expecting: "a value")
+    }
+
+    @inline(never)
+    mutating func parseScalar() throws(FormatFailure) -> StoredValue {
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null

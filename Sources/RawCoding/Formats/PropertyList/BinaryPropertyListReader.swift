@@ -141,7 +141,7 @@ struct BinaryPropertyListParser {
     }
 
     mutating func parseRoot() throws(FormatFailure) -> StoredValue {
-        try object(rootObject).value
+        try object(rootObject)
     }
 
     /// The byte offset of object `number`, checked to lie in the object area.
@@ -154,33 +154,47 @@ struct BinaryPropertyListParser {
         return Int(offset)
     }
 
-    /// Reads object `number` (or takes it from the cache) and counts its values.
-    mutating func object(_ number: Int) throws(FormatFailure) -> (value: StoredValue, count: Int) {
+    /// Reads object `number` (or takes it from the cache) and counts its values. Not inlined:
+    /// a dictionary calls it twice per entry, and two inlined copies would double its frame.
+    @inline(never)
+    mutating func object(_ number: Int) throws(FormatFailure) -> StoredValue {
         if let cached = cache[number] {
             try count(cached.count, at: number)
-            return cached
+            return cached.value
         }
+        let before = valueCount
         let start = try offset(of: number)
         let marker = bytes[start]
-        let read: (value: StoredValue, count: Int)
-        switch marker >> 4 {
-        case 0xA, 0xD:
-            guard !inProgress[number] else {
-                throw malformed("object \(number) contains itself: a reference cycle", at: start)
-            }
-            depth += 1
-            guard depth <= maximumDepth else { throw limits.depthFailure(at: InputPosition(byteOffset: start)) }
-            inProgress[number] = true
-            try count(1, at: number)
-            read = marker >> 4 == 0xA ? try array(at: start, marker: marker) : try dictionary(at: start, marker: marker)
-            inProgress[number] = false
-            depth -= 1
-        default:
-            try count(1, at: number)
-            read = (try scalar(at: start, marker: marker), 1)
-        }
-        cache[number] = read
-        return read
+        let value = marker >> 4 == 0xA || marker >> 4 == 0xD
+            ? try container(number, at: start, marker: marker) : try scalarObject(number, at: start, marker: marker)
+        cache[number] = (value, valueCount - before)
+        return value
+    }
+
+    /// An array or dictionary. Recursion goes object → container → array/dictionary → object,
+    /// so these frames are kept small; scalars and messages live in other functions.
+    mutating func container(_ number: Int, at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
+        if inProgress[number] || depth >= maximumDepth { throw containerFailure(number, at: start) }
+        depth += 1
+        inProgress[number] = true
+        try count(1, at: number)
+        let value = marker >> 4 == 0xA ? try array(at: start, marker: marker) : try dictionary(at: start, marker: marker)
+        inProgress[number] = false
+        depth -= 1
+        return value
+    }
+
+    @inline(never)
+    func containerFailure(_ number: Int, at start: Int) -> FormatFailure {
+        inProgress[number]
+            ? malformed("object \(number) contains itself: a reference cycle", at: start)
+            : limits.depthFailure(at: InputPosition(byteOffset: start))
+    }
+
+    @inline(never)
+    mutating func scalarObject(_ number: Int, at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
+        try count(1, at: number)
+        return try scalar(at: start, marker: marker)
     }
 
     mutating func count(_ values: Int, at number: Int) throws(FormatFailure) {
@@ -226,39 +240,36 @@ struct BinaryPropertyListParser {
         return Int(reference)
     }
 
-    mutating func array(at start: Int, marker: UInt8) throws(FormatFailure) -> (value: StoredValue, count: Int) {
+    mutating func array(at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
         let (count, contents) = try length(at: start, marker: marker)
         try checkExtent(count, unit: referenceSize, from: contents, object: start, what: "array")
         var elements: [StoredValue] = []
         elements.reserveCapacity(count)
-        var total = 1
         for position in 0..<count {
-            let child = try object(try reference(at: contents + position * referenceSize))
-            elements.append(child.value)
-            total += child.count
+            elements.append(try object(try reference(at: contents + position * referenceSize)))
         }
-        return (.array(elements), total)
+        return .array(elements)
     }
 
-    mutating func dictionary(at start: Int, marker: UInt8) throws(FormatFailure) -> (value: StoredValue, count: Int) {
+    mutating func dictionary(at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
         let (count, contents) = try length(at: start, marker: marker)
-        guard count <= Int.max / 2 else { throw malformed("dictionary at \(start) claims \(count) entries", at: start) }
-        try checkExtent(count * 2, unit: referenceSize, from: contents, object: start, what: "dictionary")
+        try checkExtent(count, unit: referenceSize * 2, from: contents, object: start, what: "dictionary")
         var entries: [StoredDictionary.Element] = []
         entries.reserveCapacity(count)
-        var total = 1
         for position in 0..<count {
             let keyOffset = contents + position * referenceSize
-            let keyNumber = try reference(at: keyOffset)
-            let key = try object(keyNumber)
-            guard case .string(let name) = key.value else {
-                throw malformed("dictionary at \(start) has a key (object \(keyNumber)) that is a \(key.value.kindName), not a string", at: keyOffset)
-            }
-            let value = try object(try reference(at: contents + (count + position) * referenceSize))
-            total += value.count + 1
-            entries.append((name, value.value))
+            let key = try keyText(try object(try reference(at: keyOffset)), at: keyOffset, in: start)
+            entries.append((key, try object(try reference(at: contents + (count + position) * referenceSize))))
         }
-        return (.dictionary(StoredDictionary(readEntries: entries)), total)
+        return .dictionary(StoredDictionary(readEntries: entries))
+    }
+
+    @inline(never)
+    func keyText(_ key: StoredValue, at offset: Int, in start: Int) throws(FormatFailure) -> String {
+        guard case .string(let name) = key else {
+            throw malformed("dictionary at \(start) has a key that is a \(key.kindName), not a string", at: offset)
+        }
+        return name
     }
 
     func scalar(at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {

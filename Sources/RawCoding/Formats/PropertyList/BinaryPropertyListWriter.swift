@@ -101,7 +101,7 @@ struct BinaryPropertyListLayout {
         case .double(let number): return scalar(value, key: .double(number.bitPattern))
         case .decimal(let number):
             // Property lists have no decimals: the nearest Double.
-            return add(.double(NSDecimalNumber(decimal: number).doubleValue))
+            return add(.double(number.nearestDouble))
         case .date(let date): return scalar(value, key: .date(date.timeIntervalSinceReferenceDate.bitPattern))
         case .string(let text): return scalar(value, key: .string(ExactText(text: text)))
         case .data(let data): return scalar(value, key: .data(data))

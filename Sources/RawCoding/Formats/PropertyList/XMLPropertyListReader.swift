@@ -322,12 +322,22 @@ struct XMLPropertyListParser {
         return try parseValue(tag: tag, selfClosing: selfClosing, at: start)
     }
 
+    /// One value. Containers recurse through here, so scalars are read in another function:
+    /// the frame that repeats per nesting level stays small, also in debug builds.
     mutating func parseValue(tag: Tag, selfClosing: Bool, at start: Int) throws(FormatFailure) -> StoredValue {
         valueCount += 1
-        guard valueCount <= limits.maximumValueCount else { throw limits.valueCountFailure(at: position(start)) }
+        if valueCount > limits.maximumValueCount { throw limits.valueCountFailure(at: position(start)) }
         switch tag {
         case .dict: return try parseDictionary(selfClosing: selfClosing, at: start)
         case .array: return try parseArray(selfClosing: selfClosing, at: start)
+        default: return try parseScalar(tag: tag, selfClosing: selfClosing, at: start)
+        }
+    }
+
+    @inline(never)
+    mutating func parseScalar(tag: Tag, selfClosing: Bool, at start: Int) throws(FormatFailure) -> StoredValue {
+        switch tag {
+        case .dict, .array: throw malformed("<\(tag.name)> where a scalar was expected", at: start)
         case .string: return .string(try text(of: .string, selfClosing: selfClosing, at: start))
         case .true, .false:
             if !selfClosing {

@@ -48,30 +48,54 @@ public struct InputPosition: Hashable, Sendable, CustomStringConvertible {
 
 /// A failure inside a format reader or writer. The codec turns it into a ``RawCodingError``
 /// naming the type it was decoding or encoding.
+///
+/// One reference wide: readers recurse once per nesting level, and every typed `throws` keeps
+/// a slot for the error in its frame, so a small error keeps deep nesting within small stacks.
 struct FormatFailure: Error {
-    var kind: RawCodingError.Kind
-    var reason: String
-    var position: InputPosition?
-    /// For writers: the path to the value the format cannot hold, innermost step last.
-    var path: [CodingPathStep] = []
+    private final class Storage: Sendable {
+        let kind: RawCodingError.Kind
+        let reason: String
+        let position: InputPosition?
+        let path: [CodingPathStep]
 
+        init(kind: RawCodingError.Kind, reason: String, position: InputPosition?, path: [CodingPathStep]) {
+            self.kind = kind
+            self.reason = reason
+            self.position = position
+            self.path = path
+        }
+    }
+
+    private let storage: Storage
+
+    init(kind: RawCodingError.Kind, reason: String, position: InputPosition?, path: [CodingPathStep] = []) {
+        storage = Storage(kind: kind, reason: reason, position: position, path: path)
+    }
+
+    var kind: RawCodingError.Kind { storage.kind }
+    var reason: String { storage.reason }
+    var position: InputPosition? { storage.position }
+    /// For writers: the path to the value the format cannot hold, outermost step first.
+    var path: [CodingPathStep] { storage.path }
+
+    @inline(never)
     static func malformed(_ reason: String, at position: InputPosition) -> FormatFailure {
         FormatFailure(kind: .decodingFailed, reason: reason, position: position)
     }
 
+    @inline(never)
     static func limit(_ reason: String, at position: InputPosition) -> FormatFailure {
         FormatFailure(kind: .limitExceeded, reason: reason, position: position)
     }
 
+    @inline(never)
     static func unwritable(_ reason: String) -> FormatFailure {
         FormatFailure(kind: .encodingFailed, reason: reason, position: nil)
     }
 
     /// Adds the step a writer was inside when the failure passed through it.
     func inside(_ step: CodingPathStep) -> FormatFailure {
-        var copy = self
-        copy.path.insert(step, at: 0)
-        return copy
+        FormatFailure(kind: kind, reason: reason, position: position, path: [step] + path)
     }
 }
 

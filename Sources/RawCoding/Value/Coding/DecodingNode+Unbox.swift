@@ -24,7 +24,7 @@ extension DecodingNode {
             if let result = Integer(exactly: double) { return result }
             throw corrupted("Number \(double) is not representable in \(Integer.self).", step: step)
         case .decimal(let decimal):
-            if let result = Integer(exactly: NSDecimalNumber(decimal: decimal).doubleValue), Decimal(string: "\(result)") == decimal { return result }
+            if let result = Integer(decimal.description) { return result }
             throw corrupted("Number \(decimal) is not representable in \(Integer.self).", step: step)
         default:
             throw mismatch(Integer.self, value, step: step)
@@ -36,7 +36,7 @@ extension DecodingNode {
         case .double(let double): return double
         case .int(let int): return Double(int)
         case .uint(let uint): return Double(uint)
-        case .decimal(let decimal): return NSDecimalNumber(decimal: decimal).doubleValue
+        case .decimal(let decimal): return decimal.nearestDouble
         case .string(let string):
             if case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = context.options.nonConformingFloatDecodingStrategy {
                 if string == positiveInfinity { return .infinity }
