@@ -387,8 +387,11 @@ struct XMLPropertyListParser {
     }
 
     mutating func parseArray(selfClosing: Bool, at start: Int) throws(FormatFailure) -> StoredValue {
-        if selfClosing { return .array([]) }
         try enterContainer(at: start)
+        if selfClosing {
+            depth -= 1
+            return .array([])
+        }
         var elements: [StoredValue] = []
         while true {
             try skipMisc(prolog: false)
@@ -401,8 +404,11 @@ struct XMLPropertyListParser {
     }
 
     mutating func parseDictionary(selfClosing: Bool, at start: Int) throws(FormatFailure) -> StoredValue {
-        if selfClosing { return .dictionary(StoredDictionary()) }
         try enterContainer(at: start)
+        if selfClosing {
+            depth -= 1
+            return .dictionary(StoredDictionary())
+        }
         var entries: [StoredDictionary.Element] = []
         while true {
             try skipMisc(prolog: false)

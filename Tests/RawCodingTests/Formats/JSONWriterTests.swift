@@ -1,0 +1,92 @@
+import Foundation
+import RawCoding
+import Testing
+
+@Suite("JSON writer")
+struct JSONWriterTests {
+    func text(_ value: StoredValue, _ writer: JSONWriter = JSONWriter()) throws -> String {
+        String(decoding: try writer.write(value), as: UTF8.self)
+    }
+
+    @Test func escapesOnlyQuotesBackslashesAndControlCharacters() throws {
+        let value: StoredValue = .string("\"\\/\u{8}\u{C}\n\r\t\u{0}\u{1F}\u{7F}é🙂\u{2028}")
+        #expect(try text(value) == #""\"\\/\b\f\n\r\t\u0000\u001f"# + "\u{7F}é🙂\u{2028}\"")
+    }
+
+    @Test func numbersAreShortestAndExact() throws {
+        let cases: [(StoredValue, String)] = [
+            (1.0, "1"), (-0.0, "-0"), (0.0, "0"), (0.1, "0.1"), (1e20, "1e+20"), (1e-5, "1e-05"), (123.456, "123.456"),
+            (1e15, "1000000000000000"), (1e16, "1e+16"), (999_999_999_999_999.0, "999999999999999"), (.double(.leastNonzeroMagnitude), "5e-324"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"), (.int(.min), "-9223372036854775808"),
+            (.uint(.max), "18446744073709551615"), (42, "42"), (.decimal(Decimal(string: "12345678901234567890.123456789")!), "12345678901234567890.123456789"),
+        ]
+        for (value, expected) in cases {
+            let written = try text(value)
+            #expect(written == expected, "\(value)")
+            // And reads back as the same number.
+            #expect(try JSONReader().read(Data(expected.utf8)).doubleValue == value.doubleValue, "\(expected)")
+        }
+    }
+
+    @Test func keysAreSortedByUTF8Bytes() throws {
+        var dictionary = StoredDictionary()
+        for (offset, key) in ["b", "B", "a", "é", "Z", "_", "10", "9", "e\u{301}", "ab", ""].enumerated() {
+            dictionary[key] = .int(Int64(offset))
+        }
+        #expect(try text(.dictionary(dictionary))
+                == #"{"":10,"10":6,"9":7,"B":1,"Z":4,"_":5,"a":2,"ab":9,"b":0,"e"# + "\u{301}\":8,\"é\":3}")
+        #expect(try text(.dictionary(dictionary), JSONWriter(sortsKeys: false)).hasPrefix(#"{"b":0,"B":1,"a":2"#))
+    }
+
+    @Test func prettyLayout() throws {
+        let value: StoredValue = ["b": [1, [], [:], ["x": "y"]], "a": .null]
+        #expect(try text(value, JSONWriter(formatting: .pretty)) == """
+            {
+              "a" : null,
+              "b" : [
+                1,
+                [],
+                {},
+                {
+                  "x" : "y"
+                }
+              ]
+            }
+            """)
+    }
+
+    @Test func datesAndBytesAreWrittenAsFoundationsJSONEncoderDoes() throws {
+        #expect(try text(.date(Date(timeIntervalSinceReferenceDate: 12.5))) == "12.5")
+        #expect(try text(.data(Data([0, 255, 16]))) == "\"AP8Q\"")
+    }
+
+    @Test func nonFiniteNumbersAreAnErrorWithTheirPath() {
+        let value: StoredValue = ["a": [1, ["b": .double(.nan)]]]
+        let error = #expect(throws: RawCodingError.self) { try JSONWriter().write(value) }
+        #expect(error?.kind == .encodingFailed)
+        #expect(error?.codingPathDescription == "\"a[1].b\"")
+        #expect(throws: RawCodingError.self) { try JSONWriter().write(.double(.infinity)) }
+    }
+
+    /// Foundation's JSONEncoder (keys sorted, slashes unescaped) is the oracle for the codec's
+    /// bytes: the raw values stored before the codec moved onto the engine stay the same.
+    @Test func codecOutputEqualsJSONEncoderForTheSameModel() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for value in [SampleSettings.sample] {
+            #expect(try JSONCodec.json.encode(value) == encoder.encode(value))
+        }
+        struct Mixed: Codable {
+            var text = "a/b \"q\" \u{1} é 🙂 \\"
+            var numbers: [Double] = [0.1, 1e-7, 1.5e300, -0.0, 3, 1e16, 123456789.125]
+            var integers: [Int64] = [.min, .max, 0, -1]
+            var big = UInt64.max
+            var flags = [true, false]
+            var nested = ["z": [1], "a": [], "M": [2, 3]]
+            var optional: String? = nil
+            var date = Date(timeIntervalSinceReferenceDate: 700_000_000.25)
+            var data = Data([1, 2, 3])
+        }
+        #expect(try JSONCodec.json.encode(Mixed()) == encoder.encode(Mixed()))
+    }
+}
