@@ -20,12 +20,15 @@ let package = Package(
         .executableTarget(name: "TrapDemo", dependencies: ["RawCoding"]),
         // Not a product: writes every codec's output so a test can compare it across TZ and LANG.
         .executableTarget(name: "LocaleProbe", dependencies: ["RawCoding"]),
+        // Not a product: malformed inputs through every reader in a fresh process, printing how
+        // resident memory grew (the memory test runs it).
+        .executableTarget(name: "ReaderSoak", dependencies: ["RawCoding"]),
         // Not a product: timings against Foundation in the same run
         // (`swift run -c release RawCodingBenchmarks`).
         .executableTarget(name: "RawCodingBenchmarks", dependencies: ["RawCoding"]),
         .testTarget(
             name: "RawCodingTests",
-            dependencies: ["RawCoding", "RawCodingTesting", "rawcoding", "TrapDemo", "LocaleProbe"]
+            dependencies: ["RawCoding", "RawCodingTesting", "rawcoding", "TrapDemo", "LocaleProbe", "ReaderSoak"]
         ),
         .testTarget(name: "RawCodingTestingTests", dependencies: ["RawCoding", "RawCodingTesting"]),
     ]
