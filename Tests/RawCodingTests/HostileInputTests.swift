@@ -92,6 +92,7 @@ struct HostileInputTests {
             try PropertyListCodec.propertyList(.xml).decode(AnyNested.self, from: xml)
         }
         #expect(xmlError?.description.contains("deeper than 512") == true)
+        #expect(xmlError?.kind == .limitExceeded)
 
         var builder = BinaryPropertyListBuilder()
         builder.referenceSize = 4
@@ -100,9 +101,13 @@ struct HostileInputTests {
         builder.add([0xA0])
         let binaryError = #expect(throws: RawCodingError.self) { try Self.binary.decode(AnyNested.self, from: builder.build()) }
         #expect(binaryError?.description.contains("deeper than 512") == true)
+        #expect(binaryError?.kind == .limitExceeded)
 
         let json = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-        #expect(throws: RawCodingError.self) { try JSONCodec.json.decode(AnyNested.self, from: json) }
+        let jsonError = #expect(throws: RawCodingError.self) { try JSONCodec.json.decode(AnyNested.self, from: json) }
+        #expect(jsonError?.description.contains("deeper than 512") == true)
+        #expect(jsonError?.kind == .limitExceeded)
+        #expect(jsonError?.position?.column == 513)
     }
 
     @Test func acceptsNestingUpToTheLimit() throws {

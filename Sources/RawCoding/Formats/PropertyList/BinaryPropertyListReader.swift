@@ -76,8 +76,8 @@ struct BinaryPropertyListParser {
     let tableStart: Int
     var depth = 0
     var valueCount = 0
-    /// Objects already read, with the number of values each one expands to.
-    var cache: [(value: StoredValue, count: Int)?]
+    /// Objects already read, and how many values each expands to.
+    let cache: ObjectCache
     /// Containers being read right now: meeting one again is a cycle.
     var inProgress: [Bool]
 
@@ -125,7 +125,7 @@ struct BinaryPropertyListParser {
         self.objectCount = Int(objectCount)
         self.rootObject = Int(rootObject)
         self.tableStart = Int(tableStart)
-        cache = Array(repeating: nil, count: Int(objectCount))
+        cache = ObjectCache(count: Int(objectCount))
         inProgress = Array(repeating: false, count: Int(objectCount))
     }
 
@@ -158,16 +158,17 @@ struct BinaryPropertyListParser {
     /// a dictionary calls it twice per entry, and two inlined copies would double its frame.
     @inline(never)
     mutating func object(_ number: Int) throws(FormatFailure) -> StoredValue {
-        if let cached = cache[number] {
-            try count(cached.count, at: number)
-            return cached.value
+        let cachedCount = cache.counts[number]
+        if cachedCount > 0 {
+            try count(cachedCount, at: number)
+            return cache.values[number]
         }
         let before = valueCount
         let start = try offset(of: number)
         let marker = bytes[start]
         let value = marker >> 4 == 0xA || marker >> 4 == 0xD
             ? try container(number, at: start, marker: marker) : try scalarObject(number, at: start, marker: marker)
-        cache[number] = (value, valueCount - before)
+        cache.store(value, expandingTo: valueCount - before, at: number)
         return value
     }
 
@@ -349,20 +350,46 @@ struct BinaryPropertyListParser {
             let offset = contents + position * 2
             let unit = UInt32(bytes[offset]) << 8 | UInt32(bytes[offset + 1])
             position += 1
-            switch unit {
-            case 0xD800...0xDBFF:
+            if unit < 0xD800 || unit > 0xDFFF {
+                UTF8Validation.append(unit, to: &utf8)
+            } else if unit <= 0xDBFF {
                 let low = position < count ? UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3]) : 0
-                guard (0xDC00...0xDFFF).contains(low) else {
+                guard low >= 0xDC00, low <= 0xDFFF else {
                     throw malformed("UTF-16 string at \(start) has a lone high surrogate", at: offset)
                 }
                 position += 1
                 UTF8Validation.append(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), to: &utf8)
-            case 0xDC00...0xDFFF:
+            } else {
                 throw malformed("UTF-16 string at \(start) has a lone low surrogate", at: offset)
-            default:
-                UTF8Validation.append(unit, to: &utf8)
             }
         }
         return String(decoding: utf8, as: UTF8.self)
+    }
+}
+
+/// The objects a binary property list reader has read, by object number. Slots are filled
+/// only as objects are read, so a large table costs nothing until it is used.
+final class ObjectCache {
+    let values: UnsafeMutablePointer<StoredValue>
+    /// How many values each object read expands to; zero for objects not read yet.
+    let counts: UnsafeMutablePointer<Int>
+    let count: Int
+
+    init(count: Int) {
+        self.count = count
+        values = .allocate(capacity: max(count, 1))
+        counts = .allocate(capacity: max(count, 1))
+        counts.initialize(repeating: 0, count: max(count, 1))
+    }
+
+    func store(_ value: StoredValue, expandingTo expansion: Int, at number: Int) {
+        (values + number).initialize(to: value)
+        counts[number] = max(expansion, 1)
+    }
+
+    deinit {
+        for number in 0..<count where counts[number] > 0 { (values + number).deinitialize(count: 1) }
+        values.deallocate()
+        counts.deallocate()
     }
 }

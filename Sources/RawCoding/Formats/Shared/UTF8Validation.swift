@@ -60,10 +60,13 @@ enum UTF8Validation {
     }
 
     /// Appends the UTF-8 form of `scalar` to `buffer`.
+    @inline(__always)
     static func append(_ scalar: UInt32, to buffer: inout [UInt8]) {
-        switch scalar {
-        case ..<0x80:
+        if scalar < 0x80 {
             buffer.append(UInt8(scalar))
+            return
+        }
+        switch scalar {
         case ..<0x800:
             buffer.append(UInt8(0xC0 | (scalar >> 6)))
             buffer.append(UInt8(0x80 | (scalar & 0x3F)))
