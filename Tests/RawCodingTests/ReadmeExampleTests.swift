@@ -39,4 +39,13 @@ struct ReadmeExampleTests {
             #expect(error.codingPathDescription == #""fontSize""#)
         }
     }
+
+    @Test func formatsErrorExamplePrintsAsShown() {
+        do {
+            _ = try JSONReader().read(Data(#"{"tags": [1, 2,]}"#.utf8))
+            Issue.record("reading should fail")
+        } catch {
+            #expect("\(error)" == "Could not decode RawCoding.StoredValue at <top level>: unexpected character ']'; expected a value (input line 1, column 16 (byte offset 15))")
+        }
+    }
 }
