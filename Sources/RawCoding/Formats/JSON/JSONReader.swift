@@ -69,6 +69,7 @@ struct JSONParser {
     var index = 0
     var depth = 0
     var valueCount = 0
+    var keys = KeyInterner()
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
         self.bytes = bytes
@@ -208,7 +209,7 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw unexpected(at: index, expecting: "a string key")
             }
-            let key = try parseString()
+            let key = try parseString(interning: true)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw unexpected(at: index, expecting: "':' after the key")
@@ -231,7 +232,9 @@ struct JSONParser {
     // MARK: Strings
 
     /// Reads a string starting at its opening quote.
-    mutating func parseString() throws(FormatFailure) -> String {
+    /// Reads a string starting at its opening quote; `interning` reuses strings seen before
+    /// (for keys).
+    mutating func parseString(interning: Bool = false) throws(FormatFailure) -> String {
         let start = index + 1
         var cursor = start
         var ascii = true
@@ -239,11 +242,11 @@ struct JSONParser {
             let byte = bytes[cursor]
             if byte == UInt8(ascii: "\"") {
                 let text = UnsafeBufferPointer(rebasing: bytes[start..<cursor])
-                if ascii {
+                if ascii, !interning || text.count <= 15 {
                     index = cursor + 1
                     return String(decoding: text, as: UTF8.self)
                 }
-                guard let string = UTF8Validation.string(text) else {
+                guard let string = interning ? keys.string(text) : UTF8Validation.string(text) else {
                     try validate(start..<cursor, ascii: false)
                     throw malformed("invalid UTF-8 in a string", at: start)
                 }

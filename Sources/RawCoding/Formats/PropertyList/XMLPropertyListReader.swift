@@ -79,6 +79,7 @@ struct XMLPropertyListParser {
     var index = 0
     var depth = 0
     var valueCount = 0
+    var keys = KeyInterner()
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
         self.bytes = bytes
@@ -263,6 +264,15 @@ struct XMLPropertyListParser {
             throw malformed("malformed tag", at: index)
         }
         let tag = tag(named: (index + 1)..<cursor)
+        // The usual tag has no attributes: `<key>`, `<dict/>`.
+        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: ">") {
+            index = cursor + 1
+            return (tag, false)
+        }
+        if cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: "/"), bytes[cursor + 1] == UInt8(ascii: ">") {
+            index = cursor + 2
+            return (tag, true)
+        }
         var quote: UInt8?
         while cursor < bytes.count {
             let byte = bytes[cursor]
@@ -418,7 +428,7 @@ struct XMLPropertyListParser {
             guard tag == .key else {
                 throw malformed("<\(tag.name)> where a <key> was expected in a <dict>", at: keyStart)
             }
-            let key = try text(of: .key, selfClosing: selfClosing, at: keyStart)
+            let key = try text(of: .key, selfClosing: selfClosing, at: keyStart, interning: true)
             try skipMisc(prolog: false)
             guard !hasPrefix("</", at: index) else {
                 throw malformed("<key>\(shown(key))</key> has no value", at: index)
@@ -433,7 +443,8 @@ struct XMLPropertyListParser {
     // MARK: Text
 
     /// The character data of an element up to its end tag, with references and CDATA resolved.
-    mutating func text(of tag: Tag, selfClosing: Bool, at start: Int) throws(FormatFailure) -> String {
+    /// `interning` reuses strings read before (for keys).
+    mutating func text(of tag: Tag, selfClosing: Bool, at start: Int, interning: Bool = false) throws(FormatFailure) -> String {
         if selfClosing { return "" }
         // Plain text up to the end tag, the usual case: no copy before the String.
         let base = bytes.baseAddress!
@@ -441,7 +452,7 @@ struct XMLPropertyListParser {
             .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? bytes.count
         if scan + 1 < bytes.count, bytes[scan + 1] == UInt8(ascii: "/"),
            memchr(base + index, Int32(UInt8(ascii: "&")), scan - index) == nil {
-            let text = try string(index..<scan)
+            let text = interning ? try key(index..<scan) : try string(index..<scan)
             index = scan
             try endTag(tag, openedAt: start)
             return text
@@ -513,6 +524,12 @@ struct XMLPropertyListParser {
             UTF8Validation.append(scalar, to: &buffer)
         }
         return end + 1
+    }
+
+    /// The key spelled by `range`, which must be valid UTF-8.
+    mutating func key(_ range: Range<Int>) throws(FormatFailure) -> String {
+        if let key = keys.string(UnsafeBufferPointer(rebasing: bytes[range])) { return key }
+        return try string(range)
     }
 
     /// The text of `range`, which must be valid UTF-8.
