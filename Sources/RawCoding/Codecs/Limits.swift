@@ -57,7 +57,8 @@ public struct Limits: Hashable, Sendable {
         guard byteCount > maximumInputSize else { return }
         throw RawCodingError(
             kind: .limitExceeded, typeName: String(reflecting: type),
-            reason: "input is \(byteCount) bytes, over the limit of \(maximumInputSize) bytes; raise Limits.maximumInputSize if this input is expected")
+            reason: "input is \(byteCount) bytes, over the limit of \(maximumInputSize) bytes; raise Limits.maximumInputSize if this input is expected",
+            position: InputPosition(byteOffset: max(maximumInputSize, 0)))
     }
 
     /// The failure for nesting deeper than allowed.

@@ -46,7 +46,7 @@ public struct XMLPropertyListReader: Sendable {
 
     func readTree(_ data: Data) throws(FormatFailure) -> StoredValue {
         guard data.count <= limits.maximumInputSize else {
-            throw .limit("input is \(data.count) bytes, over the limit of \(limits.maximumInputSize) bytes (Limits.maximumInputSize)", at: InputPosition(byteOffset: 0))
+            throw .limit("input is \(data.count) bytes, over the limit of \(limits.maximumInputSize) bytes (Limits.maximumInputSize)", at: InputPosition(byteOffset: max(limits.maximumInputSize, 0)))
         }
         let result = data.withUnsafeBytes { raw -> Result<StoredValue, FormatFailure> in
             var parser = XMLPropertyListParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
