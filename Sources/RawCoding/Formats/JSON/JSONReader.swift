@@ -439,7 +439,7 @@ struct JSONParser {
         let scale = exponent - fractionDigits
         if !overflow, !exponentOverflow, mantissa <= 1 << 53, scale >= -22, scale <= 22 {
             var value = Double(mantissa)
-            value = scale < 0 ? value / Self.powersOfTen[-scale] : value * Self.powersOfTen[scale]
+            value = scale < 0 ? value / NumberParsing.powersOfTen[-scale] : value * NumberParsing.powersOfTen[scale]
             return .double(negative ? -value : value)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
@@ -476,10 +476,4 @@ struct JSONParser {
     }
 
     static let posix = Locale(identifier: "en_US_POSIX")
-
-    static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
 }

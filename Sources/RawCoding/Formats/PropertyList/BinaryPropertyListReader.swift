@@ -268,7 +268,7 @@ struct BinaryPropertyListParser {
     @inline(never)
     func keyText(_ key: StoredValue, at offset: Int, in start: Int) throws(FormatFailure) -> String {
         guard case .string(let name) = key else {
-            throw malformed("dictionary at \(start) has a key that is a \(key.kindName), not a string", at: offset)
+            throw malformed("dictionary at \(start) has a key of kind \(key.kindName), not a string", at: offset)
         }
         return name
     }
