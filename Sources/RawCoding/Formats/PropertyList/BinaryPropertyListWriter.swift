@@ -109,12 +109,14 @@ struct BinaryPropertyListLayout {
     }
 
     mutating func scalar(_ value: StoredValue, key: ScalarKey) -> Int {
-        if let number = shared[key] { return number }
-        let number = objects.count
-        objects.append(.scalar(value))
-        shared[key] = number
+        // One hash lookup: reading through the default subscript inserts when absent.
+        let candidate = objects.count
+        let number = Self.claim(&shared[key, default: candidate])
+        if number == candidate { objects.append(.scalar(value)) }
         return number
     }
+
+    private static func claim(_ slot: inout Int) -> Int { slot }
 
     func serialize() -> [UInt8] {
         let referenceSize = Self.width(for: UInt64(objects.count))
@@ -181,6 +183,11 @@ struct BinaryPropertyListLayout {
     /// A string object: ASCII bytes when every byte is ASCII, else big-endian UTF-16
     /// transcoded from the (valid) UTF-8.
     static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        if UTF8Validation.isASCII(utf8) {
+            appendMarker(0x50, count: utf8.count, to: &bytes)
+            bytes.append(contentsOf: utf8)
+            return
+        }
         var units = 0
         var ascii = true
         for byte in utf8 {

@@ -43,6 +43,22 @@ enum UTF8Validation {
         return nil
     }
 
+    /// Whether every byte is below 0x80; eight bytes at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while bytes.count - index >= 8 {
+                if base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// The string `bytes` spell, or `nil` when they are not valid UTF-8.
     ///
     /// `String(decoding:as:)` validates as it copies and repairs what is invalid; any repair
