@@ -23,7 +23,7 @@ import Foundation
 /// When a key appears twice in an object, the last value wins (in the first one's place).
 /// Every failure is a ``RawCodingError`` with the line and column; ``Limits`` bound the size,
 /// nesting and number of values.
-public struct JSONReader: Sendable {
+public struct JSONReader: Sendable, FormatReader {
     /// The bounds enforced while reading.
     public var limits: Limits
 
@@ -38,26 +38,12 @@ public struct JSONReader: Sendable {
     /// - Returns: The value.
     /// - Throws: ``RawCodingError`` with the position of the first problem.
     public func read(_ data: Data) throws(RawCodingError) -> StoredValue {
-        do {
-            return try readTree(data)
-        } catch {
-            throw RawCodingError(error, subject: StoredValue.self)
-        }
+        try readValue(data)
     }
 
-    func readTree(_ data: Data) throws(FormatFailure) -> StoredValue {
-        guard data.count <= limits.maximumInputSize else {
-            throw .limit("input is \(data.count) bytes, over the limit of \(limits.maximumInputSize) bytes (Limits.maximumInputSize)", at: InputPosition(byteOffset: max(limits.maximumInputSize, 0)))
-        }
-        let result = data.withUnsafeBytes { raw -> Result<StoredValue, FormatFailure> in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
-            do throws(FormatFailure) {
-                return .success(try parser.parseDocument())
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
+        var parser = JSONParser(bytes: bytes, limits: limits)
+        return try parser.parseDocument()
     }
 }
 

@@ -22,7 +22,7 @@ import Foundation
 /// `plistlib` cannot represent. NaN, infinite and larger values are refused: they are not
 /// points in time.
 /// Sets and `NSKeyedArchiver`'s UIDs are refused: they have no ``StoredValue``.
-public struct BinaryPropertyListReader: Sendable {
+public struct BinaryPropertyListReader: Sendable, FormatReader {
     /// The bounds enforced while reading.
     public var limits: Limits
 
@@ -42,26 +42,12 @@ public struct BinaryPropertyListReader: Sendable {
     /// - Returns: The value.
     /// - Throws: ``RawCodingError`` with the byte offset of the first problem.
     public func read(_ data: Data) throws(RawCodingError) -> StoredValue {
-        do {
-            return try readTree(data)
-        } catch {
-            throw RawCodingError(error, subject: StoredValue.self)
-        }
+        try readValue(data)
     }
 
-    func readTree(_ data: Data) throws(FormatFailure) -> StoredValue {
-        guard data.count <= limits.maximumInputSize else {
-            throw .limit("input is \(data.count) bytes, over the limit of \(limits.maximumInputSize) bytes (Limits.maximumInputSize)", at: InputPosition(byteOffset: max(limits.maximumInputSize, 0)))
-        }
-        let result = data.withUnsafeBytes { raw -> Result<StoredValue, FormatFailure> in
-            do throws(FormatFailure) {
-                var parser = try BinaryPropertyListParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
-                return .success(try parser.parseRoot())
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
+        var parser = try BinaryPropertyListParser(bytes: bytes, limits: limits)
+        return try parser.parseRoot()
     }
 }
 

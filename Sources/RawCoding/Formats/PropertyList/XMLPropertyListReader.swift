@@ -22,7 +22,7 @@ import Foundation
 ///
 /// Every failure is a ``RawCodingError`` with line and column; ``Limits`` bound the size,
 /// nesting and number of values.
-public struct XMLPropertyListReader: Sendable {
+public struct XMLPropertyListReader: Sendable, FormatReader {
     /// The bounds enforced while reading.
     public var limits: Limits
 
@@ -37,26 +37,12 @@ public struct XMLPropertyListReader: Sendable {
     /// - Returns: The value.
     /// - Throws: ``RawCodingError`` with the position of the first problem.
     public func read(_ data: Data) throws(RawCodingError) -> StoredValue {
-        do {
-            return try readTree(data)
-        } catch {
-            throw RawCodingError(error, subject: StoredValue.self)
-        }
+        try readValue(data)
     }
 
-    func readTree(_ data: Data) throws(FormatFailure) -> StoredValue {
-        guard data.count <= limits.maximumInputSize else {
-            throw .limit("input is \(data.count) bytes, over the limit of \(limits.maximumInputSize) bytes (Limits.maximumInputSize)", at: InputPosition(byteOffset: max(limits.maximumInputSize, 0)))
-        }
-        let result = data.withUnsafeBytes { raw -> Result<StoredValue, FormatFailure> in
-            var parser = XMLPropertyListParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
-            do throws(FormatFailure) {
-                return .success(try parser.parseDocument())
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
+        var parser = XMLPropertyListParser(bytes: bytes, limits: limits)
+        return try parser.parseDocument()
     }
 }
 
