@@ -255,8 +255,10 @@ struct JSONParser {
 
     /// The slow path: the string has escapes (or is malformed). `cursor` is where the fast
     /// scan stopped; everything from `start` to it is plain text.
+    ///
+    /// The text is validated once, at the end: escapes only produce whole UTF-8 sequences, so
+    /// the result is valid exactly when every raw run between them is.
     mutating func parseEscapedString(start: Int, runStart cursor: Int, ascii: Bool) throws(FormatFailure) -> String {
-        try validate(start..<cursor, ascii: ascii)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(cursor - start + 16)
         buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<cursor]))
@@ -265,10 +267,13 @@ struct JSONParser {
         while cursor < bytes.count {
             let byte = bytes[cursor]
             if byte == UInt8(ascii: "\"") {
-                try validate(runStart..<cursor, ascii: false)
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<cursor]))
+                guard let string = buffer.withUnsafeBufferPointer(UTF8Validation.string) else {
+                    try validate(start..<cursor, ascii: false)
+                    throw malformed("invalid UTF-8 in a string", at: start)
+                }
                 index = cursor + 1
-                return String(decoding: buffer, as: UTF8.self)
+                return string
             }
             if byte < 0x20 {
                 throw malformed("unescaped control character U+00\(UTF8Validation.hex(byte).dropFirst(2)) in a string; write it as an escape such as \\n or \\u00XX", at: cursor)
@@ -277,7 +282,6 @@ struct JSONParser {
                 cursor += 1
                 continue
             }
-            try validate(runStart..<cursor, ascii: false)
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<cursor]))
             guard cursor + 1 < bytes.count else { break }
             let escape = bytes[cursor + 1]
