@@ -28,8 +28,9 @@ public struct Limits: Hashable, Sendable {
     /// appears in the result) a reader may produce. Default: 4,194,304.
     ///
     /// In a binary property list one object can be referenced many times, so a small file can
-    /// describe an enormous tree; this bound stops that expansion. Text formats cannot exceed
-    /// it without also exceeding ``maximumInputSize`` by much.
+    /// describe an enormous tree; this bound stops that expansion. In JSON every value takes at
+    /// least two bytes (`0,`), so any JSON text within the default 8 MiB stays within the
+    /// default count; raise both together.
     public var maximumValueCount: Int
 
     /// The deepest nesting any reader or coder accepts, whatever ``maximumDepth`` says.
