@@ -138,7 +138,7 @@ public struct StoredDictionary: Sendable {
             }
         }
         entries = kept
-        rebuildIndex()
+        self.index = kept.count > Self.indexThreshold ? index : nil
     }
 
     private mutating func rebuildIndex() {
@@ -266,7 +266,7 @@ extension StoredDictionary: Hashable {
         var combined = 0
         for entry in entries {
             var entryHasher = Hasher()
-            entry.key.utf8.forEach { entryHasher.combine($0) }
+            entryHasher.combine(KeyIndex.hash(entry.key))
             entryHasher.combine(entry.value)
             combined = combined &+ entryHasher.finalize()
         }

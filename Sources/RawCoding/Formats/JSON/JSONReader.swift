@@ -425,12 +425,9 @@ struct JSONParser {
             }
             return mantissa <= UInt64(Int64.max) ? .int(Int64(mantissa)) : .uint(mantissa)
         }
-        // Clinger's fast path: both the digits and the power of ten are exact doubles.
         let scale = exponent - fractionDigits
-        if !overflow, !exponentOverflow, mantissa <= 1 << 53, scale >= -22, scale <= 22 {
-            var value = Double(mantissa)
-            value = scale < 0 ? value / NumberParsing.powersOfTen[-scale] : value * NumberParsing.powersOfTen[scale]
-            return .double(negative ? -value : value)
+        if !overflow, !exponentOverflow, let value = NumberParsing.exactDouble(mantissa: mantissa, scale: scale, negative: negative) {
+            return .double(value)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
         // More digits than a Double keeps, but few enough for a Decimal: keep them all.

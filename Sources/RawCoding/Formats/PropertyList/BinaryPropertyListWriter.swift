@@ -139,10 +139,11 @@ struct BinaryPropertyListLayout {
         let tableStart = bytes.count
         let offsetSize = Self.width(for: UInt64(tableStart))
         for offset in offsets { Self.append(UInt64(offset), width: offsetSize, to: &bytes) }
-        bytes += BinaryPropertyListTrailer(
-            offsetSize: offsetSize, referenceSize: referenceSize, objectCount: UInt64(objects.count),
-            rootObject: 0, offsetTableStart: UInt64(tableStart)
-        ).encoded
+        // The trailer: six unused bytes, the two sizes, then object count, root and table offset.
+        bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
+        Self.append(UInt64(objects.count), width: 8, to: &bytes)
+        Self.append(0, width: 8, to: &bytes)
+        Self.append(UInt64(tableStart), width: 8, to: &bytes)
         return bytes
     }
 

@@ -355,19 +355,22 @@ struct XMLPropertyListParser {
             }
         case .date:
             let contentStart = index
-            let content = try text(of: .date, selfClosing: selfClosing, at: start)
-            guard let date = PropertyListDate.date(from: trimmed(content).utf8) else {
-                throw malformed("invalid date \"\(shown(content))\"; expected YYYY-MM-DDTHH:MM:SSZ", at: contentStart)
+            let reader = self
+            return try withContent(of: .date, selfClosing: selfClosing, at: start) { content throws(FormatFailure) in
+                guard let date = PropertyListDate.date(from: reader.trimmed(content)) else {
+                    throw reader.malformed("invalid date \"\(reader.shown(content))\"; expected YYYY-MM-DDTHH:MM:SSZ", at: contentStart)
+                }
+                return .date(date)
             }
-            return .date(date)
         case .data:
             let contentStart = index
-            let content = try text(of: .data, selfClosing: selfClosing, at: start)
-            let base64 = content.utf8.filter { !isWhitespace($0) }
-            guard let data = Data(base64Encoded: Data(base64)) else {
-                throw malformed("invalid Base64 in <data>", at: contentStart)
+            let reader = self
+            return try withContent(of: .data, selfClosing: selfClosing, at: start) { content throws(FormatFailure) in
+                guard let data = Data(base64Encoded: Data(content.filter { !reader.isWhitespace($0) })) else {
+                    throw reader.malformed("invalid Base64 in <data>", at: contentStart)
+                }
+                return .data(data)
             }
-            return .data(data)
         case .key:
             throw malformed("<key> outside a <dict>", at: start)
         case .plist:
@@ -433,15 +436,9 @@ struct XMLPropertyListParser {
     mutating func text(of tag: Tag, selfClosing: Bool, at start: Int, interning: Bool = false) throws(FormatFailure) -> String {
         if selfClosing { return "" }
         // Plain text up to the end tag, the usual case: no copy before the String.
-        let base = bytes.baseAddress!
-        let scan = memchr(base + index, Int32(UInt8(ascii: "<")), bytes.count - index)
-            .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? bytes.count
-        if scan + 1 < bytes.count, bytes[scan + 1] == UInt8(ascii: "/"),
-           memchr(base + index, Int32(UInt8(ascii: "&")), scan - index) == nil {
-            let text = interning ? try key(index..<scan) : try string(index..<scan)
-            index = scan
-            try endTag(tag, openedAt: start)
-            return text
+        let contentStart = index
+        if let end = try plainContentEnd(of: tag, at: start) {
+            return interning ? try key(contentStart..<end) : try string(contentStart..<end)
         }
         var buffer: [UInt8] = []
         var runStart = index
@@ -533,15 +530,23 @@ struct XMLPropertyListParser {
         }
     }
 
-    func trimmed(_ text: String) -> Substring {
-        let utf8 = text.utf8
-        let start = utf8.firstIndex { !isWhitespace($0) } ?? utf8.endIndex
-        let end = utf8.lastIndex { !isWhitespace($0) }.map { utf8.index(after: $0) } ?? start
-        return Substring(utf8[start..<max(start, end)])
-    }
-
     func shown(_ text: some StringProtocol) -> String {
         text.count > 40 ? String(text.prefix(40)) + "…" : String(text)
+    }
+
+    /// When an element's character data is plain text (no references, CDATA or comments)
+    /// running up to its end tag, reads past the end tag and returns where the text ends;
+    /// otherwise leaves `index` where it is and returns `nil`.
+    mutating func plainContentEnd(of tag: Tag, at start: Int) throws(FormatFailure) -> Int? {
+        let base = bytes.baseAddress!
+        let end = memchr(base + index, Int32(UInt8(ascii: "<")), bytes.count - index)
+            .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? bytes.count
+        guard end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "/"),
+              memchr(base + index, Int32(UInt8(ascii: "&")), end - index) == nil
+        else { return nil }
+        index = end
+        try endTag(tag, openedAt: start)
+        return end
     }
 
     /// Calls `body` with an element's character data without making a `String` when the
@@ -550,15 +555,9 @@ struct XMLPropertyListParser {
         of tag: Tag, selfClosing: Bool, at start: Int,
         _ body: (UnsafeBufferPointer<UInt8>) throws(FormatFailure) -> StoredValue
     ) throws(FormatFailure) -> StoredValue {
-        if !selfClosing {
-            var scan = index
-            while scan < bytes.count, bytes[scan] != UInt8(ascii: "<"), bytes[scan] != UInt8(ascii: "&") { scan += 1 }
-            if scan + 1 < bytes.count, bytes[scan] == UInt8(ascii: "<"), bytes[scan + 1] == UInt8(ascii: "/") {
-                let content = UnsafeBufferPointer(rebasing: bytes[index..<scan])
-                index = scan
-                try endTag(tag, openedAt: start)
-                return try body(content)
-            }
+        let contentStart = index
+        if !selfClosing, let end = try plainContentEnd(of: tag, at: start) {
+            return try body(UnsafeBufferPointer(rebasing: bytes[contentStart..<end]))
         }
         var text = try text(of: tag, selfClosing: selfClosing, at: start)
         let result = text.withUTF8 { content -> Result<StoredValue, FormatFailure> in

@@ -13,18 +13,9 @@ struct KeyInterner {
         // Up to 15 UTF-8 bytes a String lives inline, without an allocation: cheaper to make.
         if bytes.count <= 15 { return UTF8Validation.string(bytes) }
         let hash = KeyIndex.hash(bytes: bytes)
-        if let string = known[hash], Self.equals(string, bytes) { return string }
+        if let string = known[hash], UTF8Validation.spells(string, bytes) { return string }
         guard let made = UTF8Validation.string(bytes) else { return nil }
         if known.count < Self.capacity { known[hash] = made }
         return made
-    }
-
-    static func equals(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let compared = string.utf8.withContiguousStorageIfAvailable { text in
-            guard text.count == bytes.count else { return false }
-            guard let a = text.baseAddress, let b = bytes.baseAddress else { return true }
-            return memcmp(a, b, text.count) == 0
-        }
-        return compared ?? string.utf8.elementsEqual(bytes)
     }
 }

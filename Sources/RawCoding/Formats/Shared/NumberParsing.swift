@@ -51,12 +51,19 @@ enum NumberParsing {
             if exponentNegative { exponent = -exponent }
         }
         guard index == text.count else { return nil }
-        let scale = exponent - fractionDigits
-        if !overflow, mantissa <= 1 << 53, scale >= -22, scale <= 22 {
-            let value = scale < 0 ? Double(mantissa) / powersOfTen[-scale] : Double(mantissa) * powersOfTen[scale]
-            return negative ? -value : value
+        if !overflow, let value = exactDouble(mantissa: mantissa, scale: exponent - fractionDigits, negative: negative) {
+            return value
         }
         return Double(String(decoding: text, as: UTF8.self))
+    }
+
+    /// `mantissa × 10^scale` when both factors are exact doubles (Clinger's fast path), so the
+    /// one rounding of the product or quotient is correct; `nil` otherwise.
+    @inline(__always)
+    static func exactDouble(mantissa: UInt64, scale: Int, negative: Bool) -> Double? {
+        guard mantissa <= 1 << 53, scale >= -22, scale <= 22 else { return nil }
+        let value = scale < 0 ? Double(mantissa) / powersOfTen[-scale] : Double(mantissa) * powersOfTen[scale]
+        return negative ? -value : value
     }
 
     /// Exact powers of ten, 10^0 through 10^22.

@@ -66,13 +66,17 @@ enum UTF8Validation {
     /// input was valid without a second validation pass.
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let string = String(decoding: bytes, as: UTF8.self)
-        let unchanged = string.utf8.withContiguousStorageIfAvailable { copy in
-            guard copy.count == bytes.count else { return false }
-            guard let a = copy.baseAddress, let b = bytes.baseAddress else { return true }
-            return memcmp(a, b, copy.count) == 0
+        return spells(string, bytes) ? string : nil
+    }
+
+    /// Whether `string`'s UTF-8 is exactly `bytes`.
+    static func spells(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let compared = string.utf8.withContiguousStorageIfAvailable { text in
+            guard text.count == bytes.count else { return false }
+            guard let a = text.baseAddress, let b = bytes.baseAddress else { return true }
+            return memcmp(a, b, text.count) == 0
         }
-        if let unchanged { return unchanged ? string : nil }
-        return firstInvalidByte(in: bytes, 0..<bytes.count) == nil ? string : nil
+        return compared ?? string.utf8.elementsEqual(bytes)
     }
 
     /// Appends the UTF-8 form of `scalar` to `buffer`.
