@@ -97,20 +97,66 @@ struct EngineOptionsTests {
         #expect(Set(tree.dictionaryValue?.keys ?? []) == Set(foundation.dictionaryValue?.keys ?? []))
         #expect(tree.matchesAsJSON(foundation), "\(tree)\n\(foundation)")
 
-        // Decoding converts the stored keys back; compare with JSONDecoder on the same text.
-        let json = Data(#"{"my_url_value":1,"is_https_enabled":true,"a":2,"url":3,"value2_go":4,"_private":5,"already_snake":6,"trailing_underscore_":7,"äpfel_birnen":8,"nested":{"inner_key":9}}"#.utf8)
+        // Decoding converts the stored keys back. Camel-case names that the conversion can
+        // reach (`myURLValue` cannot: `my_url_value` becomes `myUrlValue`, so JSONDecoder fails
+        // on SnakeKeys itself), values unlike any default, and JSONDecoder on the same text.
+        let json = Data(#"{"my_url_value":11,"is_https_enabled":false,"a":12,"url":13,"value2_go":14,"_private":15,"already_snake":16,"trailing_underscore_":17,"äpfel_birnen":18,"nested":{"inner_key":19}}"#.utf8)
+        let expected = SnakeKeysDecoded(
+            myUrlValue: 11, isHttpsEnabled: false, a: 12, url: 13, value2Go: 14, _private: 15, alreadySnake: 16,
+            trailingUnderscore_: 17, äpfelBirnen: 18, nested: ["inner_key": 19])
         let jsonDecoder = JSONDecoder()
         jsonDecoder.keyDecodingStrategy = .convertFromSnakeCase
         var decoder = StoredValueDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let theirs = Result { try jsonDecoder.decode(SnakeKeys.self, from: json) }
-        let ours = Result { try decoder.decode(SnakeKeys.self, from: StoredValue(propertyList: JSONSerialization.jsonObject(with: json))) }
-        switch (ours, theirs) {
-        case (.success(let ours), .success(let theirs)): #expect(ours == theirs)
-        case (.failure(let ours), .failure(let theirs)):
-            #expect(EngineErrorTests.summary(ours) == EngineErrorTests.summary(theirs))
-        default: Issue.record("ours: \(ours)\ntheirs: \(theirs)")
+        let theirs = try jsonDecoder.decode(SnakeKeysDecoded.self, from: json)
+        let ours = try decoder.decode(SnakeKeysDecoded.self, from: JSONReader().read(json))
+        #expect(theirs == expected)
+        #expect(ours == expected)
+
+        // Without the strategy, the same tree does not decode.
+        #expect(throws: DecodingError.self) { try StoredValueDecoder().decode(SnakeKeysDecoded.self, from: JSONReader().read(json)) }
+    }
+
+    /// Keys of `[String: Value]` dictionaries are data, not property names: key strategies
+    /// leave them alone both ways, as Foundation's coders do, so two keys that would convert
+    /// to one are both kept.
+    @Test func snakeCaseLeavesDictionaryKeysAloneBothWays() throws {
+        struct Model: Codable, Equatable {
+            var nestedDict: [String: Int]
+            var nestedStruct: [String: Inner]
         }
+        struct Inner: Codable, Equatable { var innerValue: [String: Bool] }
+        let json = Data(#"{"nested_dict":{"inner_key":1,"innerKey":2},"nested_struct":{"outer_key":{"inner_value":{"a_b":true}}}}"#.utf8)
+        let expected = Model(
+            nestedDict: ["inner_key": 1, "innerKey": 2],
+            nestedStruct: ["outer_key": Inner(innerValue: ["a_b": true])])
+
+        let jsonDecoder = JSONDecoder()
+        jsonDecoder.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(try jsonDecoder.decode(Model.self, from: json) == expected)
+        var decoder = StoredValueDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let tree = try JSONReader().read(json)
+        #expect(try decoder.decode(Model.self, from: tree) == expected)
+
+        var encoder = StoredValueEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        #expect(try encoder.encode(expected) == tree)
+        let foundation = try Self.foundationTree(expected) { $0.keyEncodingStrategy = .convertToSnakeCase }
+        #expect(foundation == tree)
+    }
+
+    struct SnakeKeysDecoded: Codable, Equatable {
+        var myUrlValue: Int
+        var isHttpsEnabled: Bool
+        var a: Int
+        var url: Int
+        var value2Go: Int
+        var _private: Int
+        var alreadySnake: Int
+        var trailingUnderscore_: Int
+        var äpfelBirnen: Int
+        var nested: [String: Int]
     }
 
     @Test func customKeyStrategyGetsTheCodingPath() throws {

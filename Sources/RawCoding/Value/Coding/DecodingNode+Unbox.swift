@@ -78,7 +78,12 @@ extension DecodingNode {
         if Value.self == Float.self { return unsafeBitCast(try unboxFloat(value, step: step), to: Value.self) }
         if Value.self == URL.self { return unsafeBitCast(try unboxURL(value, step: step), to: Value.self) }
         if Value.self == Decimal.self { return unsafeBitCast(try unboxDecimal(value, step: step), to: Value.self) }
-        return try Value(from: child(value, step: step))
+        let node = try child(value, step: step)
+        if !context.usesDefaultKeys, Value.self is any StringKeyedDecodableDictionary.Type {
+            // JSONDecoder converts the keys of types, not the keys of [String: Value] data.
+            node.keepsKeys = true
+        }
+        return try Value(from: node)
     }
 
     /// A decoder for a nested value; nesting beyond the decoder's `maximumDepth` is an error,
@@ -178,3 +183,9 @@ extension DecodingNode: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(value, as: type, step: nil) }
     func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { try unbox(value, as: type, step: nil) }
 }
+
+/// `[String: Value]` dictionaries, whose keys are data rather than property names: key
+/// strategies leave them alone when decoding, as `StringKeyedDictionary` does when encoding.
+protocol StringKeyedDecodableDictionary {}
+
+extension Dictionary: StringKeyedDecodableDictionary where Key == String, Value: Decodable {}

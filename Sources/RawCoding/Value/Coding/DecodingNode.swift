@@ -45,6 +45,9 @@ final class DecodingNode: Decoder {
     let depth: Int
     /// Where the next key lookup in this node's dictionary starts.
     var keyHint = 0
+    /// Whether the node decodes a `[String: Value]` dictionary, whose keys are data that key
+    /// strategies leave alone (as `JSONDecoder` does).
+    var keepsKeys = false
 
     init(context: DecodingContext, parent: DecodingNode?, step: CodingPathStep?, value: StoredValue) {
         self.context = context
@@ -79,7 +82,7 @@ final class DecodingNode: Decoder {
             }
             throw mismatch([String: Any].self, value, step: nil)
         }
-        let keyed = context.usesDefaultKeys ? dictionary : convertKeys(dictionary)
+        let keyed = context.usesDefaultKeys || keepsKeys ? dictionary : convertKeys(dictionary)
         return KeyedDecodingContainer(StoredKeyedDecodingContainer<Key>(node: self, dictionary: keyed))
     }
 
