@@ -44,7 +44,7 @@ enum Color: String, Codable { case red, green }
 struct ExpectNoRecursionTrapTests {
     @Test func aTrappingTypeFailsWithTheTypedErrorInsteadOfCrashing() throws {
         var line = 0
-        let issues = recordedIssues {
+        let issues = recordedIssues(5) {
             line = #line; expectNoRecursionTrap(TrappingSettings(), .json, .propertyList(.binary))
         }
         #expect(!issues.isEmpty)
@@ -67,7 +67,7 @@ struct ExpectNoRecursionTrapTests {
     }
 
     @Test func anUnguardedRawRepresentableIsReportedWithoutBeingRun() {
-        let issues = recordedIssues { expectNoRecursionTrap(UnguardedSettings(), .json) }
+        let issues = recordedIssues(1) { expectNoRecursionTrap(UnguardedSettings(), .json) }
         #expect(issues.count == 1)
         #expect(issues.first?.text.contains("UnguardedSettings is Codable and RawRepresentable with String raw values, but not RawStringCodable") == true)
         #expect(issues.first?.text.contains("It was not run.") == true)

@@ -13,7 +13,7 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             do {
-                let issues = recordedIssues {
+                let issues = recordedIssues(2) {
                     expectRoundTrip(of: Profile.sample, fixture: "Profile", .json(.pretty), .propertyList(.binary),
                                     fixturesDirectory: directory, suite: "Suite")
                 }
@@ -44,7 +44,7 @@ struct ExpectRoundTripTests {
                 try writeFixture(JSONCodec.json(.pretty).encode(stored), "S/Profile.pretty.json", in: directory)
 
                 var line = 0
-                let issues = recordedIssues {
+                let issues = recordedIssues(2) {
                     line = #line; expectRoundTrip(of: Profile.sample, fixture: "Profile", .json(.pretty))
                 }
                 let mismatch = try #require(issues.first { $0.text.contains("differs from the fixture S/Profile.pretty.json") })
@@ -69,7 +69,7 @@ struct ExpectRoundTripTests {
                 stored.account.plan = .paid(seats: 5, renews: Date(timeIntervalSinceReferenceDate: 800_000_000))
                 try writeFixture(JSONCodec.json.encode(stored), "S/Profile.json", in: directory)
 
-                let issues = recordedIssues { expectRoundTrip(of: Profile.sample, fixture: "Profile", .json) }
+                let issues = recordedIssues(2) { expectRoundTrip(of: Profile.sample, fixture: "Profile", .json) }
                 let decode = try #require(issues.first { $0.text.contains("Decoding S/Profile.json gives a different value") })
                 #expect(decode.text.contains("at Profile.account.plan.paid.seats:"))
                 #expect(decode.text.contains("expected: 3"))
@@ -83,7 +83,7 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             let value = CachedProfile(name: "Ada", cachedScore: 7)
-            let issues = recordedIssues {
+            let issues = recordedIssues(2) {
                 expectRoundTrip(of: value, fixture: "Cached", .json, record: .all, fixturesDirectory: directory)
             }
             // The recording, then the decoded value (cachedScore 0) differing from the value.
@@ -97,7 +97,7 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            let issues = recordedIssues {
+            let issues = recordedIssues(1) {
                 expectRoundTrip(of: Profile.sample, fixture: "Absent", .propertyList(.xml),
                                 record: .never, fixturesDirectory: directory, suite: "S")
             }
@@ -114,7 +114,7 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             let ci = FixtureConfiguration(recordMode: .missing, fixturesDirectory: directory, environment: ["CI": "true"])
-            let missing = recordedIssues {
+            let missing = recordedIssues(1) {
                 withFixtureConfiguration(ci) { expectRoundTrip(of: Profile.sample, fixture: "P", .json) }
             }
             #expect(missing.count == 1)
@@ -125,9 +125,9 @@ struct ExpectRoundTripTests {
             // An explicit .all on CI is refused loudly, even when the fixture matches, so a
             // forgotten `record: .all` cannot pass there.
             withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)) {
-                _ = recordedIssues { expectRoundTrip(of: Profile.sample, fixture: "P", .json) }
+                _ = recordedIssues(1) { expectRoundTrip(of: Profile.sample, fixture: "P", .json) }
             }
-            let refused = recordedIssues {
+            let refused = recordedIssues(1) {
                 withFixtureConfiguration(ci) { expectRoundTrip(of: Profile.sample, fixture: "P", .json, record: .all) }
             }
             #expect(refused.count == 1)
@@ -135,14 +135,27 @@ struct ExpectRoundTripTests {
         }
     }
 
-    @Test(arguments: ["false", "0", "", "NO"])
+    @Test(arguments: ["1", "true", "TRUE", "yes", "on"])
+    func ciSetToATrueValueForbidsRecording(_ value: String) throws {
+        let directory = temporaryFixturesDirectory()
+        defer { removeTemporaryFixtures(directory) }
+        let configuration = FixtureConfiguration(fixturesDirectory: directory, suite: "S", environment: ["CI": value])
+        let issues = withFixtureConfiguration(configuration) {
+            recordedIssues(1) { expectRoundTrip(of: 42, fixture: "Answer", .json) }
+        }
+        #expect(issues.count == 1)
+        #expect(issues.first?.text.contains("record mode is .never (CI=\(value) is set)") == true, "\(issues.first?.text ?? "")")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("S/Answer.json").path))
+    }
+
+    @Test(arguments: ["false", "0", "", "NO", "False"])
     func ciSetToFalseDoesNotCount(_ value: String) throws {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
             let configuration = FixtureConfiguration(fixturesDirectory: directory, suite: "S", environment: ["CI": value])
             let issues = withFixtureConfiguration(configuration) {
-                recordedIssues { expectRoundTrip(of: 42, fixture: "Answer", .json) }
+                recordedIssues(1) { expectRoundTrip(of: 42, fixture: "Answer", .json) }
             }
             #expect(issues.count == 1)
             #expect(issues[0].text.contains("Recorded the fixture S/Answer.json"))
@@ -154,17 +167,17 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             let all = FixtureConfiguration(fixturesDirectory: directory, environment: ["RAWCODING_RECORD": "all"])
-            let first = withFixtureConfiguration(all) { recordedIssues { expectRoundTrip(of: [1, 2], fixture: "N", .json) } }
-            let second = withFixtureConfiguration(all) { recordedIssues { expectRoundTrip(of: [1, 2], fixture: "N", .json) } }
+            let first = withFixtureConfiguration(all) { recordedIssues(1) { expectRoundTrip(of: [1, 2], fixture: "N", .json) } }
+            let second = withFixtureConfiguration(all) { recordedIssues(1) { expectRoundTrip(of: [1, 2], fixture: "N", .json) } }
             #expect(first.count == 1 && first[0].text.contains("record mode .all from RAWCODING_RECORD=all"))
             #expect(second.count == 1 && second[0].text.contains("It had the same bytes before."))
 
             let never = FixtureConfiguration(fixturesDirectory: directory, environment: ["RAWCODING_RECORD": "never"])
-            let absent = withFixtureConfiguration(never) { recordedIssues { expectRoundTrip(of: 1, fixture: "Absent", .json) } }
+            let absent = withFixtureConfiguration(never) { recordedIssues(1) { expectRoundTrip(of: 1, fixture: "Absent", .json) } }
             #expect(absent.count == 1 && absent[0].text.contains(".never (RAWCODING_RECORD=never)"))
 
             let bad = FixtureConfiguration(fixturesDirectory: directory, environment: ["RAWCODING_RECORD": "sometimes"])
-            let invalid = withFixtureConfiguration(bad) { recordedIssues { expectRoundTrip(of: 1, fixture: "Bad", .json) } }
+            let invalid = withFixtureConfiguration(bad) { recordedIssues(2) { expectRoundTrip(of: 1, fixture: "Bad", .json) } }
             #expect(invalid.contains { $0.text.contains("RAWCODING_RECORD=sometimes is not a record mode") })
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("ExpectRoundTripTests/Bad.json").path))
         }
@@ -175,10 +188,10 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             try withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)) { () throws -> Void in
-                _ = recordedIssues { expectRoundTrip(of: Profile.sample, fixture: "P", .propertyList(.xml)) }
+                _ = recordedIssues(1) { expectRoundTrip(of: Profile.sample, fixture: "P", .propertyList(.xml)) }
                 var changed = Profile.sample
                 changed.name = "Grace"
-                let issues = recordedIssues { expectRoundTrip(of: changed, fixture: "P", .propertyList(.xml), record: .all) }
+                let issues = recordedIssues(1) { expectRoundTrip(of: changed, fixture: "P", .propertyList(.xml), record: .all) }
                 #expect(issues.count == 1)
                 #expect(issues[0].text.contains("It had other bytes before:"))
                 #expect(issues[0].text.contains("+ ") && issues[0].text.contains("<string>Grace</string>"))
@@ -197,7 +210,7 @@ struct ExpectRoundTripTests {
                 stored.name = "Adb"
                 try writeFixture(PropertyListCodec.propertyList(.binary).encode(stored), "S/Profile.binary.plist", in: directory)
 
-                let issues = recordedIssues { expectRoundTrip(of: Profile.sample, fixture: "Profile", .propertyList(.binary)) }
+                let issues = recordedIssues(2) { expectRoundTrip(of: Profile.sample, fixture: "Profile", .propertyList(.binary)) }
                 let mismatch = try #require(issues.first { $0.text.contains("differs from the fixture") })
                 #expect(mismatch.text.contains("First difference at byte "))
                 #expect(mismatch.text.contains("(- fixture, + encoded):"))
@@ -215,7 +228,7 @@ struct ExpectRoundTripTests {
             let long = (0..<200).map { "item\($0)" }
             var changed = long
             changed[150] = "CHANGED"
-            let issues = recordedIssues {
+            let issues = recordedIssues(3) {
                 withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)) {
                     _ = expectRoundTrip(of: long, fixture: "Long", .json)
                     _ = expectRoundTrip(of: changed, fixture: "Long", .json)
@@ -233,7 +246,7 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            let issues = recordedIssues {
+            let issues = recordedIssues(1) {
                 expectRoundTrip(of: Unencodable(), fixture: "U", .json, fixturesDirectory: directory)
             }
             #expect(issues.count == 1)
@@ -249,7 +262,7 @@ struct ExpectRoundTripTests {
         do {
             let text = try JSONCodec.json.encodeToString(Profile.sample).replacingOccurrences(of: "\"ada@example.com\"", with: "42")
             try writeFixture(Data(text.utf8), "S/Profile.json", in: directory)
-            let issues = recordedIssues {
+            let issues = recordedIssues(2) {
                 expectRoundTrip(of: Profile.sample, fixture: "Profile", .json, fixturesDirectory: directory, suite: "S")
             }
             let decode = try #require(issues.first { $0.text.contains("Decoding S/Profile.json as Profile failed:") })
@@ -263,7 +276,7 @@ struct ExpectRoundTripTests {
         do {
             // Written by hand with keys out of order: decodes to the value, re-encodes sorted.
             try writeFixture(Data(#"{ "name": "Ada" }"#.utf8), "S/Cached.json", in: directory)
-            let issues = recordedIssues {
+            let issues = recordedIssues(2) {
                 expectRoundTrip(of: CachedProfile(name: "Ada"), fixture: "Cached", .json, fixturesDirectory: directory, suite: "S")
             }
             #expect(issues.count == 2)
@@ -275,7 +288,7 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            let issues = recordedIssues {
+            let issues = recordedIssues(1) {
                 expectRoundTrip(of: 1, fixture: "Twice", .json, JSONCodec(limits: .default), fixturesDirectory: directory)
             }
             #expect(issues.count == 1)
@@ -289,7 +302,7 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            let issues = recordedIssues {
+            let issues = recordedIssues(1) {
                 expectRoundTrip(of: 1, fixture: name, .json, .propertyList(.xml), fixturesDirectory: directory)
             }
             #expect(issues.count == 1)
@@ -305,7 +318,7 @@ struct ExpectRoundTripTests {
         }
         #expect(report.passed, "\(report.failures)")
 
-        let issues = recordedIssues {
+        let issues = recordedIssues(1) {
             withFixtureConfiguration(FixtureConfiguration(recordMode: .never)) {
                 expectRoundTrip(of: Point(x: 3, y: -4), fixture: "Nowhere", .json)
             }
@@ -316,7 +329,7 @@ struct ExpectRoundTripTests {
     }
 
     @Test func aCallerOutsideAnyPackageIsToldToNameTheFixturesDirectory() {
-        let issues = recordedIssues {
+        let issues = recordedIssues(1) {
             expectRoundTrip(of: 1, fixture: "One", .json, filePath: "/nonexistent-rawcoding-package/Tests/OneTests.swift")
         }
         #expect(issues.count == 1)
@@ -325,7 +338,7 @@ struct ExpectRoundTripTests {
     }
 
     @Test func aCallWithoutCodecsFails() {
-        let issues = recordedIssues { expectRoundTrip(of: 1, fixture: "One") }
+        let issues = recordedIssues(1) { expectRoundTrip(of: 1, fixture: "One") }
         #expect(issues.count == 1)
         #expect(issues.first?.text.contains("was given no codec") == true)
     }
@@ -335,10 +348,10 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)) {
-                let recorded = recordedIssues { expectFixture(Data("one\ntwo\n".utf8), fixture: "out", fileExtension: "txt") }
+                let recorded = recordedIssues(1) { expectFixture(Data("one\ntwo\n".utf8), fixture: "out", fileExtension: "txt") }
                 #expect(recorded.count == 1)
                 #expect(expectFixture(Data("one\ntwo\n".utf8), fixture: "out", fileExtension: "txt").passed)
-                let changed = recordedIssues { expectFixture(Data("one\n2\n".utf8), fixture: "out", fileExtension: "txt") }
+                let changed = recordedIssues(1) { expectFixture(Data("one\n2\n".utf8), fixture: "out", fileExtension: "txt") }
                 #expect(changed.count == 1)
                 #expect(changed[0].text.contains("-  2 | two") || changed[0].text.contains("- 2 | two"))
             }
@@ -353,7 +366,7 @@ struct FixtureTraitTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            let issues = recordedIssues {
+            let issues = recordedIssues(1) {
                 withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)) {
                     expectRoundTrip(of: 1, fixture: "One", .json)
                 }

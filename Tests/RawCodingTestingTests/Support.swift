@@ -72,8 +72,11 @@ func removeTemporaryFixtures(_ directory: URL) {
 /// tests run.
 let quietEnvironment: [String: String] = [:]
 
-/// Issues recorded inside `body` (which must record at least one), returned for inspection.
-func recordedIssues<Ignored>(_ body: () -> Ignored) -> [Issue] {
+/// The issues recorded inside `body`, which must be exactly `expected` of them: a check that
+/// records more (or fewer) than the test expects fails the test at the call, listing them all.
+func recordedIssues<Ignored>(
+    _ expected: Int, sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Ignored
+) -> [Issue] {
     let issues = IssueBox()
     withKnownIssue {
         _ = body()
@@ -81,7 +84,12 @@ func recordedIssues<Ignored>(_ body: () -> Ignored) -> [Issue] {
         issues.append(issue)
         return true
     }
-    return issues.all
+    let all = issues.all
+    if all.count != expected {
+        let listed = all.enumerated().map { "[\($0.offset + 1)] \($0.element.text)" }.joined(separator: "\n")
+        Issue.record("expected \(expected) recorded issues, found \(all.count)\n\(listed)", sourceLocation: sourceLocation)
+    }
+    return all
 }
 
 /// The text of an issue's comments.

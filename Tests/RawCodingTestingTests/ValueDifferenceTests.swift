@@ -24,15 +24,16 @@ struct ValueDifferenceTests {
         static func == (lhs: Shape, rhs: Shape) -> Bool { lhs.name == rhs.name }
     }
 
-    /// Writes `stored` as the fixture, then checks `value` against it; returns the decode
-    /// mismatch message.
+    /// Writes `stored` as the fixture, then checks `value` against it, which must record
+    /// `issueCount` issues (the byte mismatch, the decoded-value mismatch, and any more the
+    /// caller names); returns the decoded-value mismatch message.
     func decodeMismatch<Value: Codable & Equatable>(
-        stored: Value, value: Value, codec: some Codec = .json
+        stored: Value, value: Value, codec: some Codec = .json, issueCount: Int = 2
     ) throws -> String {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         try writeFixture(codec.encode(stored), "S/F.\(codec.fileExtension)", in: directory)
-        let issues = recordedIssues { expectRoundTrip(of: value, fixture: "F", codec, fixturesDirectory: directory, suite: "S") }
+        let issues = recordedIssues(issueCount) { expectRoundTrip(of: value, fixture: "F", codec, fixturesDirectory: directory, suite: "S") }
         let issue = try #require(issues.first { $0.text.contains("gives a different value") })
         return issue.text
     }
@@ -42,7 +43,7 @@ struct ValueDifferenceTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         let event = Event(title: "launch", at: Date(timeIntervalSinceReferenceDate: 812_345_678.25))
-        let issues = recordedIssues { expectRoundTrip(of: event, fixture: "Event", .propertyList(.xml), fixturesDirectory: directory) }
+        let issues = recordedIssues(2) { expectRoundTrip(of: event, fixture: "Event", .propertyList(.xml), fixturesDirectory: directory) }
         let decode = try #require(issues.first { $0.text.contains("gives a different value") })
         #expect(decode.text.contains("at Event.at:"), "\(decode.text)")
         #expect(decode.text.contains("812345678.25 s since 2001-01-01"))
@@ -72,7 +73,8 @@ struct ValueDifferenceTests {
     @Test func nestedOptionalsAndClassesAreWalked() throws {
         let optional = try decodeMismatch(
             stored: Scores(byPlayer: [:], rounds: [], winner: .some(nil)),
-            value: Scores(byPlayer: [:], rounds: [], winner: "ada"))
+            value: Scores(byPlayer: [:], rounds: [], winner: "ada"),
+            issueCount: 3)  // .some(nil) is stored as null and reads back as nil: re-encoding differs too
         #expect(optional.contains("at Scores.winner:"), "\(optional)")
 
         let shape = try decodeMismatch(stored: [Shape(name: "circle")], value: [Shape(name: "square")])

@@ -114,10 +114,14 @@ struct CodecRoundTripTests {
 
     @Test(arguments: CodecCase.allCases)
     func equalValuesEncodeToIdenticalBytes(_ codec: CodecCase) throws {
-        let first = try codec.codec.encode(SampleSettings.sample)
-        let second = try codec.codec.encode(SampleSettings.sample)
+        // Equal values whose dictionaries iterate in different orders.
+        struct Catalog: Codable, Equatable { var settings: SampleSettings; var scores: [String: Int] }
+        let (scores, reordered) = try equalDictionariesInOtherOrders()
+        let first = try codec.codec.encode(Catalog(settings: .sample, scores: scores))
+        let second = try codec.codec.encode(Catalog(settings: .sample, scores: reordered))
         #expect(first == second)
-        let decoded = try codec.codec.decode(SampleSettings.self, from: first)
+        let decoded = try codec.codec.decode(Catalog.self, from: first)
+        #expect(decoded == Catalog(settings: .sample, scores: scores))
         #expect(try codec.codec.encode(decoded) == first)
     }
 

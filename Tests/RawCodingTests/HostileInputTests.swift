@@ -27,11 +27,25 @@ struct HostileInputTests {
         expectRejected(long.build(), mentioning: "claims")
     }
 
-    @Test func rejectsAnArrayThatContainsItself() {
+    @Test func rejectsAnArrayThatContainsItself() throws {
         var builder = BinaryPropertyListBuilder()
         builder.add([0xA2, 0x01, 0x00])  // [ "x", <itself> ]
         builder.add([0x51, 0x78])
-        expectRejected(builder.build(), mentioning: "cycle")
+        expectRejected(builder.build(), mentioning: "object 0 contains itself: a reference cycle")
+
+        // A longer cycle: 0 → 1 → 2 → 0, found at the object that closes it.
+        var longer = BinaryPropertyListBuilder()
+        longer.add([0xA1, 0x01])
+        longer.add([0xD1, 0x03, 0x02])
+        longer.add([0xA1, 0x00])
+        longer.add([0x51, 0x6B])
+        expectRejected(longer.build(), mentioning: "object 0 contains itself: a reference cycle")
+
+        // Sharing is not a cycle: [ [], [] ] with both elements the same object reads.
+        var shared = BinaryPropertyListBuilder()
+        shared.add([0xA2, 0x01, 0x01])
+        shared.add([0xA0])
+        #expect(try Self.binary.decode([[Int]].self, from: shared.build()) == [[], []])
     }
 
     @Test func rejectsSharedReferencesThatExpandPastTheLimit() {
@@ -69,6 +83,49 @@ struct HostileInputTests {
         wideOffsets.add([0x10, 0x01])
         wideOffsets.offsetSize = 9
         expectRejected(wideOffsets.build(), mentioning: "offsets of 9 bytes")
+    }
+
+    /// References are checked at their exact boundary: the last object is a valid target, the
+    /// object count is not. The 43-byte array below crashes a reader whose check is off by one.
+    @Test func rejectsAReferenceToTheObjectJustPastTheLast() throws {
+        var array = BinaryPropertyListBuilder()
+        array.add([0xA1, 0x01])  // [ <object 1> ] in a file of one object
+        #expect(array.build().count == 43)
+        expectRejected(array.build(), mentioning: "reference to object 1, but there are 1 objects")
+
+        var wide = BinaryPropertyListBuilder()
+        wide.referenceSize = 2
+        wide.add([0xA2, 0x00, 0x01, 0x00, 0x02])  // [ <object 1>, <object 2> ] of two objects
+        wide.add([0x10, 0x07])
+        expectRejected(wide.build(), mentioning: "reference to object 2, but there are 2 objects")
+
+        var key = BinaryPropertyListBuilder()
+        key.add([0xD1, 0x02, 0x01])  // { <object 2>: <object 1> } of two objects
+        key.add([0x10, 0x07])
+        expectRejected(key.build(), mentioning: "reference to object 2, but there are 2 objects")
+
+        var value = BinaryPropertyListBuilder()
+        value.add([0xD1, 0x01, 0x02])  // { <object 1>: <object 2> } of two objects
+        value.add([0x51, 0x6B])
+        expectRejected(value.build(), mentioning: "reference to object 2, but there are 2 objects")
+
+        var root = BinaryPropertyListBuilder()
+        root.add([0x10, 0x07])
+        root.root = 1
+        expectRejected(root.build(), mentioning: "root object 1 is not one of its 1 objects")
+
+        // One less is the last object, and reads.
+        var last = BinaryPropertyListBuilder()
+        last.add([0xD1, 0x01, 0x02])
+        last.add([0x51, 0x6B])
+        last.add([0xA2, 0x03, 0x03])
+        last.add([0x10, 0x07])
+        #expect(try Self.binary.decode([String: [Int]].self, from: last.build()) == ["k": [7, 7]])
+        var lastRoot = BinaryPropertyListBuilder()
+        lastRoot.add([0x10, 0x06])
+        lastRoot.add([0x10, 0x07])
+        lastRoot.root = 1
+        #expect(try Self.binary.decode(Int.self, from: lastRoot.build()) == 7)
     }
 
     @Test func rejectsALoneSurrogateInAUTF16String() {
@@ -130,7 +187,11 @@ struct HostileInputTests {
             "<!ENTITY e\(level) \"" + String(repeating: level == 1 ? "a" : "&e\(level - 1);", count: 16) + "\">"
         }.joined(separator: "\n")
         let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n\(entities)\n]>\n<plist version=\"1.0\"><string>&e6;</string></plist>"
-        #expect(throws: RawCodingError.self) { try PropertyListCodec.propertyList(.xml).decode(String.self, from: xml) }
+        let error = #expect(throws: RawCodingError.self) { try PropertyListCodec.propertyList(.xml).decode(String.self, from: xml) }
+        #expect(error?.kind == .decodingFailed)
+        #expect(error?.reason.contains("internal subset is not accepted: entity declarations are never expanded") == true, "\(String(describing: error))")
+        // Where the subset starts: line 2, after "<!DOCTYPE plist ".
+        #expect(error?.position?.line == 2, "\(String(describing: error?.position))")
     }
 
     @Test func rejectsTruncationsOfAValidBinaryPropertyList() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Python's `plistlib`, an independent reader, accepts what the property-list codecs write,
 /// including the top-level scalars Foundation's encoder refuses to write.
-@Suite("plistlib interoperability", .enabled(if: Python.executable != nil, "python3 is not on PATH: plistlib interoperability tests are skipped"))
+@Suite("plistlib interoperability")
 struct PlistlibInteropTests {
     static let formats: [(String, any Codec)] = [
         ("xml", PropertyListCodec.propertyList(.xml)), ("binary", PropertyListCodec.propertyList(.binary)),
@@ -28,7 +28,7 @@ struct PlistlibInteropTests {
         return result.output.trimmingCharacters(in: .newlines)
     }
 
-    @Test func readsTopLevelScalars() throws {
+    @Test(Python.required) func readsTopLevelScalars() throws {
         for (name, codec) in Self.formats {
             #expect(try pythonReads(codec.encode(42)) == "42", "\(name)")
             #expect(try pythonReads(codec.encode(UInt64.max)) == "18446744073709551615", "\(name)")
@@ -42,7 +42,7 @@ struct PlistlibInteropTests {
         }
     }
 
-    @Test func readsTheSampleModel() throws {
+    @Test(Python.required) func readsTheSampleModel() throws {
         for (name, codec) in Self.formats {
             let text = try pythonReads(codec.encode(SampleSettings.sample))
             #expect(text.contains("'fontSize': 14"), "\(name): \(text)")
@@ -52,7 +52,7 @@ struct PlistlibInteropTests {
         }
     }
 
-    @Test func decodesWhatPlistlibWrites() throws {
+    @Test(Python.required) func decodesWhatPlistlibWrites() throws {
         let writer = """
             import plistlib, sys, datetime
             value = {'big': 2**64 - 1, 'small': -2**63, 'text': 'ü🙂', 'when': datetime.datetime(1969, 7, 20, 20, 17, 40),

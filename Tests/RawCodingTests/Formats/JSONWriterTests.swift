@@ -38,6 +38,27 @@ struct JSONWriterTests {
         #expect(try text(.dictionary(dictionary), JSONWriter(sortsKeys: false)).hasPrefix(#"{"b":0,"B":1,"a":2"#))
     }
 
+    /// Writers remember the key order of recent dictionaries; a remembered order is reused only
+    /// for the same keys, never for other keys of the same count.
+    @Test func rememberedKeyOrdersAreReusedOnlyForTheSameKeys() throws {
+        let value: StoredValue = [["b": 1, "a": 2], ["d": 3, "c": 4], ["b": 5, "a": 6], ["a": 7, "b": 8], ["x": 0, "y": 9]]
+        let expected = #"[{"a":2,"b":1},{"c":4,"d":3},{"a":6,"b":5},{"a":7,"b":8},{"x":0,"y":9}]"#
+        #expect(try text(value) == expected)
+        var manyShapes: [StoredValue] = []
+        for round in 0..<3 {
+            for shape in 0..<6 {
+                manyShapes.append(.dictionary(["k\(5 - shape)": .int(Int64(round)), "k\(shape)x": 1]))
+            }
+        }
+        let written = try text(.array(manyShapes))
+        let back = try JSONReader().read(Data(written.utf8))
+        for (index, element) in (back.arrayValue ?? []).enumerated() {
+            let keys = element.dictionaryValue?.keys ?? []
+            #expect(keys == keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }, "element \(index): \(keys)")
+        }
+        #expect(try text(.array(manyShapes)) == written)
+    }
+
     @Test func prettyLayout() throws {
         let value: StoredValue = ["b": [1, [], [:], ["x": "y"]], "a": .null]
         #expect(try text(value, JSONWriter(formatting: .pretty)) == """

@@ -27,6 +27,19 @@ func roundTrip<Value: Codable>(_ value: Value, _ codec: any Codec) throws -> (Va
     return (try codec.decode(Value.self, from: data), data)
 }
 
+/// Two equal dictionaries that iterate in different orders (built with different capacities),
+/// for tests of canonical key order; fails the test if their orders happen to agree.
+func equalDictionariesInOtherOrders() throws -> ([String: Int], [String: Int]) {
+    let keys = (0..<40).map { "key\($0)" }
+    var small = [String: Int](minimumCapacity: 40)
+    var large = [String: Int](minimumCapacity: 4_096)
+    for (value, key) in keys.enumerated() { small[key] = value }
+    for (value, key) in keys.enumerated().reversed() { large[key] = value }
+    try #require(small == large)
+    try #require(Array(small.keys) != Array(large.keys), "the two dictionaries iterate in the same order")
+    return (small, large)
+}
+
 /// Collects what a diagnostics handler receives.
 final class Collected<Element: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
@@ -118,7 +131,13 @@ enum Python {
         return nil
     }()
 
-    static let unavailableReason = "python3 is not on PATH: plistlib interoperability tests are skipped"
+    static let unavailableReason = "python3 is not on PATH: this test needs Python's plistlib or json as an oracle"
+
+    /// The trait of every test that runs Python: skipped, with the reason, where it is absent.
+    /// Put it on each such test, never on a whole suite, so the tests without Python still run.
+    static var required: ConditionTrait {
+        .enabled(if: executable != nil, Comment(rawValue: unavailableReason))
+    }
 
     /// Runs a Python program with `input` on a temporary file whose path is `sys.argv[1]`.
     static func run(_ program: String, input: Data) throws -> ChildProcess {
