@@ -45,6 +45,19 @@ struct ConvertToolTests {
         #expect(result.standardOutput.isEmpty)
     }
 
+    /// 100,000 nested objects or dicts, which crash a reader without its depth check, end in
+    /// exit status 1 and the limit's message, in every input format.
+    @Test(arguments: NestingLimitTests.Format.allCases)
+    func refusesHostileNestingWithTheLimitsMessage(_ format: NestingLimitTests.Format) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rawcoding-deep-\(UUID().uuidString)")
+        try NestingLimitTests.document(format, .dictionaries, depth: 100_000).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try convert(file.path, to: format == .json ? "xml" : "json")
+        #expect(result.status == 1, "\(result.reason) \(result.status): \(result.errors)")
+        #expect(result.errors.contains("deeper than 512 levels (Limits.maximumDepth)"), "\(result.errors)")
+        #expect(result.standardOutput.isEmpty)
+    }
+
     @Test func reportsMalformedInputAndUsageErrors() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rawcoding-bad-\(UUID().uuidString).json")
         try Data(#"{"a":[1,2"#.utf8).write(to: file)

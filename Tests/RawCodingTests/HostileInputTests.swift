@@ -48,11 +48,14 @@ struct HostileInputTests {
         #expect(try Self.binary.decode([[Int]].self, from: shared.build()) == [[], []])
     }
 
-    @Test func rejectsSharedReferencesThatExpandPastTheLimit() {
+    @Test func rejectsSharedReferencesThatExpandPastTheLimit() throws {
         // Object i is [i+1, i+1]: 30 objects expand to 2^30 values.
         var builder = BinaryPropertyListBuilder()
         for index in 0..<30 { builder.add([0xA2, UInt8(index + 1), UInt8(index + 1)]) }
         builder.add([0x10, 0x01])
+        // The reader first: without its bound it returns the shared tree at once, and decoding
+        // that (below) would walk all 2^30 values.
+        _ = try #require(throws: RawCodingError.self) { try BinaryPropertyListReader().read(builder.build()) }
         expectRejected(builder.build(), as: .limitExceeded, mentioning: "more than", "Limits.maximumValueCount")
     }
 

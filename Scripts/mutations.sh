@@ -1,0 +1,327 @@
+#!/usr/bin/env bash
+# Mutation check (local, not CI): breaks one guard of the library at a time, in a temporary
+# clone of the committed HEAD, runs the tests that should notice, and prints a table of
+# caught / NOT CAUGHT. A guard no test holds in place shows up as NOT CAUGHT.
+#
+#   Scripts/mutations.sh             every mutation in the list below
+#   Scripts/mutations.sh REGEX       only those whose name matches REGEX
+#
+# Needs git, the Swift toolchain and python3. Takes about a minute per mutation on two cores
+# (an incremental debug build, then the named tests). Exit status: 0 when every mutation was
+# caught, 1 when one was not, 2 when the list no longer fits the code (a line not found, a
+# mutation that does not compile) or the unmutated tests fail.
+#
+# Adding a guard to the library? Add its mutation here: the smallest one-line change that
+# disables it, and the tests that must fail.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+only=${1:-.}
+work=$(mktemp -d "${TMPDIR:-/tmp}/rawcoding-mutations.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+clone="$work/clone"
+export SWIFT_BACKTRACE=enable=no  # a crash is a catch; symbolicating it only costs time
+
+# One mutation per block: its name, the file, an anchor line the mutated line follows (the
+# first line containing `line` at or after the first line containing `after`), the text it
+# replaces in that line, and a --filter for the tests that must fail.
+mutations=$(cat <<'LIST'
+name: JSON object nesting limit removed
+file: Sources/RawCoding/Formats/JSON/JSONReader.swift
+after: mutating func parseObject()
+line: try enterContainer()
+becomes: depth += 1; index += 1
+tests: NestingLimitTests
+
+name: JSON array nesting limit removed
+file: Sources/RawCoding/Formats/JSON/JSONReader.swift
+after: mutating func parseArray()
+line: try enterContainer()
+becomes: depth += 1; index += 1
+tests: NestingLimitTests|HostileInputTests
+
+name: JSON nesting limit off by one
+file: Sources/RawCoding/Formats/JSON/JSONReader.swift
+after: mutating func enterContainer()
+line: guard depth <= maximumDepth else
+becomes: guard depth <= maximumDepth + 1 else
+tests: NestingLimitTests
+
+name: XML dict nesting limit removed
+file: Sources/RawCoding/Formats/PropertyList/XMLPropertyListReader.swift
+after: mutating func parseDictionary(
+line: try enterContainer(at: start)
+becomes: depth += 1
+tests: NestingLimitTests
+
+name: XML array nesting limit removed
+file: Sources/RawCoding/Formats/PropertyList/XMLPropertyListReader.swift
+after: mutating func parseArray(
+line: try enterContainer(at: start)
+becomes: depth += 1
+tests: NestingLimitTests|HostileInputTests
+
+name: XML nesting limit off by one
+file: Sources/RawCoding/Formats/PropertyList/XMLPropertyListReader.swift
+after: mutating func enterContainer(
+line: guard depth <= maximumDepth else
+becomes: guard depth < maximumDepth else
+tests: NestingLimitTests
+
+name: binary nesting limit removed
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListReader.swift
+after: mutating func container(
+line: if inProgress[number] || depth >= maximumDepth {
+becomes: if inProgress[number] {
+tests: NestingLimitTests
+
+name: binary object reference bound off by one
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListReader.swift
+after: func reference(at offset: Int)
+line: guard reference < UInt64(objectCount) else {
+becomes: guard reference <= UInt64(objectCount) else {
+tests: HostileInputTests
+
+name: binary root object bound off by one
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListReader.swift
+after:
+line: guard rootObject < objectCount else {
+becomes: guard rootObject <= objectCount else {
+tests: HostileInputTests
+
+name: binary cycle marking removed
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListReader.swift
+after: mutating func container(
+line: inProgress[number] = true
+becomes: inProgress[number] = false
+tests: HostileInputTests|BinaryPropertyListTests
+
+name: binary value count unchecked
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListReader.swift
+after: mutating func count(
+line: guard valueCount <= limits.maximumValueCount else {
+becomes: guard valueCount <= limits.maximumValueCount || values > 0 else {
+tests: HostileInputTests|BinaryPropertyListTests
+
+name: binary UTF-16 string extent unchecked
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListReader.swift
+after:
+line: try checkExtent(count, unit: 2, from: contents, object: start, what: "UTF-16 string")
+becomes: _ = count
+tests: HostileInputTests
+
+name: binary date range unchecked
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListReader.swift
+after:
+line: guard seconds.isFinite, seconds.magnitude <= Self.largestDateOffset else {
+becomes: guard seconds.isFinite else {
+tests: BinaryPropertyListTests
+
+name: readers' input size limit unchecked
+file: Sources/RawCoding/Formats/Shared/FormatReader.swift
+after:
+line: guard data.count <= limits.maximumInputSize else {
+becomes: guard data.count >= 0 else {
+tests: JSONReaderTests|XMLPropertyListTests
+
+name: JSON value count unchecked
+file: Sources/RawCoding/Formats/JSON/JSONReader.swift
+after:
+line: if valueCount > limits.maximumValueCount || index >= bytes.count { throw valueFailure() }
+becomes: if index >= bytes.count { throw valueFailure() }
+tests: JSONReaderTests
+
+name: XML value count unchecked
+file: Sources/RawCoding/Formats/PropertyList/XMLPropertyListReader.swift
+after:
+line: if valueCount > limits.maximumValueCount { throw limits.valueCountFailure(at: position(start)) }
+becomes: if valueCount < 0 { throw limits.valueCountFailure(at: position(start)) }
+tests: XMLPropertyListTests
+
+name: JSON trailing commas accepted
+file: Sources/RawCoding/Formats/JSON/JSONReader.swift
+after: mutating func parseArray()
+line: if byte == UInt8(ascii: ",") { continue }
+becomes: if byte == UInt8(ascii: ",") { skipWhitespace(); if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; break }; continue }
+tests: JSONReaderTests
+
+name: JSON lone low surrogate accepted
+file: Sources/RawCoding/Formats/JSON/JSONReader.swift
+after: func parseUnicodeEscape(
+line: throw malformed("lone surrogate \\u\(hex16(high)) in a string: a low surrogate without a high one before it", at: offset)
+becomes: scalar = 0xFFFD
+tests: JSONReaderTests
+
+name: trap guard never releases a type (encoding)
+file: Sources/RawCoding/Container/RawStringCodable.swift
+after:
+line: defer { RecursionGuard.leave(Self.self, .encoding) }
+becomes: defer {}
+tests: RecursionGuardStateTests|RecursionTrapTests
+
+name: trap guard never releases a type (decoding)
+file: Sources/RawCoding/Container/RawStringCodable.swift
+after:
+line: defer { RecursionGuard.leave(Self.self, .decoding) }
+becomes: defer {}
+tests: RecursionGuardStateTests|RecursionTrapTests
+
+name: trap guard never parks (reports inside codec calls)
+file: Sources/RawCoding/Container/RecursionGuard.swift
+after: static func park(
+line: if state.throwingScopes > 0 {
+becomes: if state.throwingScopes > 1_000 {
+tests: RecursionGuardStateTests|RecursionTrapTests
+
+name: trap guard keeps a parked failure after handing it over
+file: Sources/RawCoding/Container/RecursionGuard.swift
+after:
+line: defer { state.parkedFailure = nil }
+becomes: defer {}
+tests: RecursionGuardStateTests
+
+name: trap guard leaves throwing scopes open
+file: Sources/RawCoding/Container/RecursionGuard.swift
+after: static func closeScope()
+line: state.throwingScopes -= 1
+becomes: state.throwingScopes -= 0
+tests: RecursionGuardStateTests
+
+name: snake-case key decoding does nothing
+file: Sources/RawCoding/Value/Coding/DecodingNode.swift
+after:
+line: case .convertFromSnakeCase: newKey = KeyConversion.fromSnakeCase(key)
+becomes: case .convertFromSnakeCase: newKey = key
+tests: EngineOptionsTests
+
+name: key strategies rename dictionary keys when decoding
+file: Sources/RawCoding/Value/Coding/DecodingNode+Unbox.swift
+after:
+line: node.keepsKeys = true
+becomes: node.keepsKeys = false
+tests: EngineOptionsTests
+
+name: key strategies rename dictionary keys when encoding
+file: Sources/RawCoding/Value/Coding/EncodingNode.swift
+after:
+line: if !context.usesDefaultKeys, let dictionary = value as? any StringKeyedDictionary {
+becomes: if context.usesDefaultKeys, let dictionary = value as? any StringKeyedDictionary {
+tests: EngineOptionsTests
+
+name: canonical key order reversed
+file: Sources/RawCoding/Formats/Shared/KeyOrder.swift
+after:
+line: if order != 0 { return order < 0 }
+becomes: if order != 0 { return order > 0 }
+tests: JSONWriterTests|GoldenFileTests|GoldenOracleTests
+
+name: key-order cache reuses an order for other keys
+file: Sources/RawCoding/Formats/Shared/KeyOrder.swift
+after:
+line: for (slot, candidate) in known.enumerated() where matches(candidate.keys, entries) {
+becomes: for (slot, candidate) in known.enumerated() where candidate.keys.count == count {
+tests: JSONWriterTests
+
+name: CI=1 not recognised
+file: Sources/RawCodingTesting/RecordPolicy.swift
+after: static func isSet(
+line: !["", "0", "false", "no"].contains(value.lowercased())
+becomes: value == "true"
+tests: ExpectRoundTripTests
+
+name: CI does not stop recording
+file: Sources/RawCodingTesting/RecordPolicy.swift
+after:
+line: return RecordPolicy(mode: .never, reason: "CI=\(ci) is set", problem: problem)
+becomes: return RecordPolicy(mode: requested?.mode ?? .missing, reason: "CI=\(ci) is set", problem: problem)
+tests: ExpectRoundTripTests
+LIST
+)
+
+# Prints "file<TAB>line number<TAB>name<TAB>tests" for mutation number $1 after applying it in
+# the clone, or fails with the reason.
+apply() {
+    MUTATIONS="$mutations" python3 - "$clone" "$1" <<'PY'
+import os, sys
+clone, wanted = sys.argv[1], int(sys.argv[2])
+blocks = [b for b in os.environ["MUTATIONS"].split("\n\n") if b.strip()]
+fields = {}
+for line in blocks[wanted].splitlines():
+    key, _, value = line.partition(":")
+    fields[key] = value[1:] if value.startswith(" ") else value
+path = os.path.join(clone, fields["file"])
+lines = open(path, encoding="utf-8").read().split("\n")
+start = 0
+if fields["after"]:
+    anchors = [i for i, text in enumerate(lines) if fields["after"] in text]
+    if len(anchors) != 1:
+        sys.exit(f"{fields['file']}: anchor {fields['after']!r} found {len(anchors)} times, not once")
+    start = anchors[0]
+hits = [i for i in range(start, len(lines)) if fields["line"] in lines[i]]
+if not hits or (not fields["after"] and len(hits) > 1):
+    sys.exit(f"{fields['file']}: {fields['line']!r} found {len(hits)} times after the anchor")
+number = hits[0]
+lines[number] = lines[number].replace(fields["line"], fields["becomes"], 1)
+open(path, "w", encoding="utf-8").write("\n".join(lines))
+print(f"{fields['file']}\t{number + 1}\t{fields['name']}\t{fields['tests']}")
+PY
+}
+
+count=$(MUTATIONS="$mutations" python3 -c 'import os; print(len([b for b in os.environ["MUTATIONS"].split("\n\n") if b.strip()]))')
+filters=$(printf '%s\n' "$mutations" | sed -n 's/^tests: //p' | tr '\n' '|' | sed 's/|$//')
+
+echo "Cloning $(git -C "$repo" rev-parse --short HEAD) into $clone (uncommitted changes are not included)"
+git clone --quiet "$repo" "$clone"
+cd "$clone"
+echo "Building and running the named tests unmutated..."
+if ! swift build --build-tests > "$work/build.log" 2>&1; then
+    tail -30 "$work/build.log"; echo "The unmutated clone does not build."; exit 2
+fi
+if ! swift test --skip-build --filter "$filters" > "$work/baseline.log" 2>&1; then
+    grep -E "✘|error" "$work/baseline.log" | head -30; echo "The unmutated tests fail; fix them first."; exit 2
+fi
+
+results=()
+missed=0
+broken=0
+for ((index = 0; index < count; index++)); do
+    git checkout --quiet -- .
+    if ! description=$(apply "$index" 2> "$work/apply.log"); then
+        results+=("LIST IS STALE	$(cat "$work/apply.log")")
+        broken=$((broken + 1))
+        continue
+    fi
+    IFS=$'\t' read -r file line name tests <<< "$description"
+    if [[ ! "$name" =~ $only ]]; then continue; fi
+    started=$(date +%s)
+    if ! swift build --build-tests > "$work/build.log" 2>&1; then
+        results+=("DOES NOT BUILD	$name ($file:$line)")
+        broken=$((broken + 1))
+        continue
+    fi
+    status=0
+    timeout 300 swift test --skip-build --filter "$tests" > "$work/test.log" 2>&1 || status=$?
+    if ((status == 0)); then
+        verdict="NOT CAUGHT"
+        missed=$((missed + 1))
+    elif ((status == 124)); then
+        verdict="caught"
+        name="$name: the tests hung and were stopped after 300 s"
+    else
+        verdict="caught"
+    fi
+    results+=("$verdict	$name ($file:$line; $((($(date +%s) - started))) s)")
+    printf '%-11s %s\n' "$verdict" "$name"
+done
+git checkout --quiet -- .
+
+echo
+echo "result       mutation (where; build and test time)"
+for row in "${results[@]}"; do
+    IFS=$'\t' read -r verdict rest <<< "$row"
+    printf '%-12s %s\n' "$verdict" "$rest"
+done
+echo
+echo "${#results[@]} mutations: $((${#results[@]} - missed - broken)) caught, $missed not caught, $broken not applied"
+if ((broken > 0)); then exit 2; fi
+if ((missed > 0)); then exit 1; fi
