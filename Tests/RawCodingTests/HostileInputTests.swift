@@ -55,7 +55,7 @@ struct HostileInputTests {
         builder.add([0x10, 0x01])
         // The reader first: without its bound it returns the shared tree at once, and decoding
         // that (below) would walk all 2^30 values.
-        _ = try #require(throws: RawCodingError.self) { try BinaryPropertyListReader().read(builder.build()) }
+        _ = try #require(throws: RawCodingError.self) { _ = try BinaryPropertyListReader().read(builder.build()) }
         expectRejected(builder.build(), as: .limitExceeded, mentioning: "more than", "Limits.maximumValueCount")
     }
 
@@ -91,44 +91,21 @@ struct HostileInputTests {
     /// References are checked at their exact boundary: the last object is a valid target, the
     /// object count is not. The 43-byte array below crashes a reader whose check is off by one.
     @Test func rejectsAReferenceToTheObjectJustPastTheLast() throws {
-        var array = BinaryPropertyListBuilder()
-        array.add([0xA1, 0x01])  // [ <object 1> ] in a file of one object
-        #expect(array.build().count == 43)
-        expectRejected(array.build(), mentioning: "reference to object 1, but there are 1 objects")
-
-        var wide = BinaryPropertyListBuilder()
-        wide.referenceSize = 2
-        wide.add([0xA2, 0x00, 0x01, 0x00, 0x02])  // [ <object 1>, <object 2> ] of two objects
-        wide.add([0x10, 0x07])
-        expectRejected(wide.build(), mentioning: "reference to object 2, but there are 2 objects")
-
-        var key = BinaryPropertyListBuilder()
-        key.add([0xD1, 0x02, 0x01])  // { <object 2>: <object 1> } of two objects
-        key.add([0x10, 0x07])
-        expectRejected(key.build(), mentioning: "reference to object 2, but there are 2 objects")
-
-        var value = BinaryPropertyListBuilder()
-        value.add([0xD1, 0x01, 0x02])  // { <object 1>: <object 2> } of two objects
-        value.add([0x51, 0x6B])
-        expectRejected(value.build(), mentioning: "reference to object 2, but there are 2 objects")
-
-        var root = BinaryPropertyListBuilder()
-        root.add([0x10, 0x07])
-        root.root = 1
-        expectRejected(root.build(), mentioning: "root object 1 is not one of its 1 objects")
+        typealias File = BinaryPropertyListBuilder
+        let array = File(objects: [[0xA1, 0x01]]).build()  // [ <object 1> ] in a file of one object
+        #expect(array.count == 43)
+        expectRejected(array, mentioning: "reference to object 1, but there are 1 objects")
+        // [ <object 1>, <object 2> ] with two-byte references, { <2>: <1> } and { <1>: <2> }.
+        let wide = File(objects: [[0xA2, 0x00, 0x01, 0x00, 0x02], [0x10, 0x07]], referenceSize: 2).build()
+        expectRejected(wide, mentioning: "reference to object 2, but there are 2 objects")
+        expectRejected(File(objects: [[0xD1, 0x02, 0x01], [0x10, 0x07]]).build(), mentioning: "reference to object 2, but there are 2 objects")
+        expectRejected(File(objects: [[0xD1, 0x01, 0x02], [0x51, 0x6B]]).build(), mentioning: "reference to object 2, but there are 2 objects")
+        expectRejected(File(objects: [[0x10, 0x07]], root: 1).build(), mentioning: "root object 1 is not one of its 1 objects")
 
         // One less is the last object, and reads.
-        var last = BinaryPropertyListBuilder()
-        last.add([0xD1, 0x01, 0x02])
-        last.add([0x51, 0x6B])
-        last.add([0xA2, 0x03, 0x03])
-        last.add([0x10, 0x07])
-        #expect(try Self.binary.decode([String: [Int]].self, from: last.build()) == ["k": [7, 7]])
-        var lastRoot = BinaryPropertyListBuilder()
-        lastRoot.add([0x10, 0x06])
-        lastRoot.add([0x10, 0x07])
-        lastRoot.root = 1
-        #expect(try Self.binary.decode(Int.self, from: lastRoot.build()) == 7)
+        let last = File(objects: [[0xD1, 0x01, 0x02], [0x51, 0x6B], [0xA2, 0x03, 0x03], [0x10, 0x07]]).build()
+        #expect(try Self.binary.decode([String: [Int]].self, from: last) == ["k": [7, 7]])
+        #expect(try Self.binary.decode(Int.self, from: File(objects: [[0x10, 0x06], [0x10, 0x07]], root: 1).build()) == 7)
     }
 
     @Test func rejectsALoneSurrogateInAUTF16String() {

@@ -187,7 +187,7 @@ struct BinaryPropertyListTests {
         var builder = Builder()
         for index in 0..<20 { builder.add([0xA2, UInt8(index + 1), UInt8(index + 1)]) }
         builder.add([0x10, 0x01])
-        let error = #expect(throws: RawCodingError.self) { try read(builder.build(), limits: Limits(maximumValueCount: 1_000_000)) }
+        let error = #expect(throws: RawCodingError.self) { _ = try read(builder.build(), limits: Limits(maximumValueCount: 1_000_000)) }
         #expect(error?.kind == .limitExceeded)
         _ = try read(builder.build(), limits: Limits(maximumValueCount: 1 << 21))
     }

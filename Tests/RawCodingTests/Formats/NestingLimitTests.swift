@@ -132,7 +132,7 @@ struct NestingLimitTests {
         #expect(measured.depth == 512 && measured.shapeHolds, "\(measured)")
 
         let error = #expect(throws: RawCodingError.self) {
-            try Self.read(Self.document(testCase.format, testCase.shape, depth: 513), testCase.format)
+            _ = try Self.read(Self.document(testCase.format, testCase.shape, depth: 513), testCase.format)
         }
         expectDepthError(error, limit: 512, testCase)
     }
@@ -143,7 +143,7 @@ struct NestingLimitTests {
         let deepest = try Self.read(Self.document(testCase.format, testCase.shape, depth: 7), testCase.format, limits: limits)
         #expect(Self.depth(of: deepest, testCase.shape).depth == 7)
         let error = #expect(throws: RawCodingError.self) {
-            try Self.read(Self.document(testCase.format, testCase.shape, depth: 8), testCase.format, limits: limits)
+            _ = try Self.read(Self.document(testCase.format, testCase.shape, depth: 8), testCase.format, limits: limits)
         }
         expectDepthError(error, limit: 7, testCase)
     }
@@ -155,7 +155,7 @@ struct NestingLimitTests {
         let ceiling = Limits.depthCeiling
         _ = try Self.read(Self.document(testCase.format, testCase.shape, depth: ceiling), testCase.format, limits: limits)
         let error = #expect(throws: RawCodingError.self) {
-            try Self.read(Self.document(testCase.format, testCase.shape, depth: ceiling + 1), testCase.format, limits: limits)
+            _ = try Self.read(Self.document(testCase.format, testCase.shape, depth: ceiling + 1), testCase.format, limits: limits)
         }
         expectDepthError(error, limit: ceiling, testCase)
     }
