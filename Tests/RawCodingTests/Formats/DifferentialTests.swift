@@ -312,30 +312,42 @@ struct DifferentialTests {
 
     @Test(Python.required, arguments: Format.allCases)
     func pythonReadsOurOutput(_ format: Format) throws {
-        let python = try #require(Python.executable)
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let trees = Self.trees(format)
-        var paths: [String] = []
+        var files: [URL] = []
         for (index, tree) in trees.enumerated() {
             let file = directory.appendingPathComponent("\(index).\(format == .json ? "json" : "plist")")
             try Self.write(tree, format).write(to: file)
-            paths.append(file.path)
+            files.append(file)
         }
-        let result = try ChildProcess.run(python, ["-c", Self.pythonReader] + paths)
+        for (index, reading) in try Self.pythonReads(files).enumerated() {
+            switch reading {
+            case .failure(let failure):
+                Issue.record("python could not read \(format) tree \(index): \(failure)")
+            case .success(let value):
+                if let difference = Self.mismatch(trees[index], value, Comparison(json: format == .json)) {
+                    Issue.record("python read \(format) tree \(index) differently at \(difference)")
+                }
+            }
+        }
+    }
+
+    /// Python's reading of each file (JSON or property list, by extension) through
+    /// ``pythonReader``, exact for every type (dates as microseconds, see ``untag(_:)``), or
+    /// what Python said when it could not read one.
+    static func pythonReads(_ files: [URL]) throws -> [Result<StoredValue, DifferentialFailure>] {
+        let python = try #require(Python.executable)
+        let result = try ChildProcess.run(python, ["-c", pythonReader] + files.map(\.path))
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n")
-        try #require(lines.count == trees.count, "python printed \(lines.count) lines for \(trees.count) files: \(result.errors)")
-        for (index, line) in lines.enumerated() {
+        try #require(lines.count == files.count, "python printed \(lines.count) lines for \(files.count) files: \(result.errors)")
+        return try lines.map { line in
             let parsed = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])
             guard parsed.first as? String == "ok" else {
-                Issue.record("python could not read \(format) tree \(index): \(parsed.last ?? "")")
-                continue
+                return .failure(DifferentialFailure(description: "\(parsed.last ?? "")"))
             }
-            let value = try Self.untag(parsed[1])
-            if let difference = Self.mismatch(trees[index], value, Comparison(json: format == .json)) {
-                Issue.record("python read \(format) tree \(index) differently at \(difference)")
-            }
+            return .success(try untag(parsed[1]))
         }
     }
 

@@ -40,32 +40,25 @@ struct NestingLimitTests {
     /// `depth` containers nested in `shape`, the innermost empty, as a `format` document.
     static func document(_ format: Format, _ shape: Shape, depth: Int) -> Data {
         switch format {
-        case .json:
-            var opening = "", closing = ""
+        case .json, .xml:
+            // The text that opens a dictionary holding the next level, the innermost (empty)
+            // dictionary and an array, and the text that closes each.
+            let (dictionary, innermost, endDictionary, array, endArray) = format == .json
+                ? (#"{"a":"#, "{", "}", "[", "]")
+                : ("<dict><key>a</key>", "<dict>", "</dict>", "<array>", "</array>")
+            var opening = ""
+            var closings: [String] = []
             for level in 0..<depth {
-                let last = level == depth - 1
                 if shape.isDictionary(level) {
-                    opening += last ? "{" : #"{"a":"#
-                    closing = "}" + closing
+                    opening += level == depth - 1 ? innermost : dictionary
+                    closings.append(endDictionary)
                 } else {
-                    opening += "["
-                    closing = "]" + closing
+                    opening += array
+                    closings.append(endArray)
                 }
             }
-            return Data((opening + closing).utf8)
-        case .xml:
-            var opening = "", closing = ""
-            for level in 0..<depth {
-                let last = level == depth - 1
-                if shape.isDictionary(level) {
-                    opening += last ? "<dict>" : "<dict><key>a</key>"
-                    closing = "</dict>" + closing
-                } else {
-                    opening += "<array>"
-                    closing = "</array>" + closing
-                }
-            }
-            return Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\">" + opening + closing + "</plist>").utf8)
+            let body = opening + closings.reversed().joined()
+            return Data((format == .json ? body : "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\">" + body + "</plist>").utf8)
         case .binary:
             // Object `level` holds object `level + 1`; the key string is the last object.
             var builder = BinaryPropertyListBuilder()
