@@ -107,7 +107,7 @@ enum RecursionTrapCheck {
     static func rawValueRoundTrip<Value>(_ value: Value, into report: inout CheckReport) {
         guard let representable = value as? any RawRepresentable, hasGuardedRawValue(value) else { return }
         let reported = Reports()
-        let restored = RawCodingDiagnostics.withHandler({ reported.append($0) }) {
+        let restored = RawCodingDiagnostics.withHandler({ reported.append($0.error) }) {
             restoreFromRawValue(representable)
         }
         let errors = reported.all

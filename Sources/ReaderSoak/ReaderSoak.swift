@@ -65,7 +65,7 @@ struct ReaderSoak {
         let readers: [(String, Data, (Data) throws -> StoredValue)] = [
             ("json", try JSONWriter().write(sample.replacingDates()), { try JSONReader().read($0) }),
             ("xml", try XMLPropertyListWriter().write(sample), { try XMLPropertyListReader().read($0) }),
-            ("binary", BinaryPropertyListWriter().write(sample), { try BinaryPropertyListReader().read($0) }),
+            ("binary", try BinaryPropertyListWriter().write(sample), { try BinaryPropertyListReader().read($0) }),
         ]
         var failed = false
         for (name, valid, read) in readers {

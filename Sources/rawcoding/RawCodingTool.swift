@@ -66,39 +66,29 @@ struct RawCodingTool {
     }
 
     static func convert(_ input: Data, named name: String, to target: Target) throws -> Data {
+        let source = TreeFormats.detect(input)
         let value: StoredValue
         do {
-            value = try read(input)
+            value = try source.readTree(input, limits: .default)
         } catch {
-            throw Failure(description: "\(name): \(error)")
+            throw Failure(description: "\(name): \(RawCodingError(error, subject: StoredValue.self))")
         }
         if target != .json, let path = firstNullPath(in: value) {
             throw Failure(description: "\(name): null at \(path) cannot be written to a property list, which has no null value")
         }
-        do {
+        let format: any TreeFormat =
             switch target {
-            case .json:
-                var text = try JSONWriter(formatting: .pretty).write(value)
-                text.append(UInt8(ascii: "\n"))
-                return text
-            case .xml: return try XMLPropertyListWriter().write(value)
-            case .binary: return BinaryPropertyListWriter().write(value)
+            case .json: JSONTreeFormat(formatting: .pretty)
+            case .xml: XMLPropertyListTreeFormat()
+            case .binary: BinaryPropertyListTreeFormat()
             }
+        do {
+            var output = try format.writeTree(value, limits: .default)
+            if target == .json { output.append(UInt8(ascii: "\n")) }
+            return Data(output)
         } catch {
-            throw Failure(description: "\(name): \(error)")
+            throw Failure(description: "\(name): \(RawCodingError(error, subject: StoredValue.self))")
         }
-    }
-
-    /// Detects the format from the first bytes: `bplist00`, `<` (XML), anything else JSON.
-    static func read(_ input: Data) throws(RawCodingError) -> StoredValue {
-        if BinaryPropertyListReader.hasSignature(input) {
-            return try BinaryPropertyListReader().read(input)
-        }
-        let firstVisible = input.prefix(64).drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first
-        if firstVisible == UInt8(ascii: "<") {
-            return try XMLPropertyListReader().read(input)
-        }
-        return try JSONReader().read(input)
     }
 
     /// The key path of the first null in `value`, such as `a.b[1]`.

@@ -117,15 +117,20 @@ struct RawCodableTests {
 
     @Test func rejectsTenMegabyteInputsQuicklyAndAcceptsThemWithRaisedLimits() throws {
         let big = Array(repeating: "0123456789", count: 1_048_576)  // 10 MiB of strings plus JSON
-        let raw = try JSONCodec.json.encodeToString(big)
+        let roomy = JSONCodec(limits: Limits(maximumInputSize: 64 << 20))
+        let raw = try roomy.encodeToString(big)
         #expect(raw.utf8.count > 10_000_000)
         #expect(RawCodable<[String]>(rawValue: raw) == nil)
         #expect(RawCodable<[String]>(rawValue: String(repeating: "[", count: 10_000_000)) == nil)
         let error = #expect(throws: RawCodingError.self) { try RawCodable<[String]>(decoding: raw) }
         #expect(error?.kind == .limitExceeded)
         #expect(error?.description.contains("Limits.maximumInputSize") == true)
-        let roomy = JSONCodec(limits: Limits(maximumInputSize: 64 << 20))
         #expect(try roomy.decode([String].self, from: raw).count == 1_048_576)
+        // What the default limits would not read back, they do not write either.
+        let refused = #expect(throws: RawCodingError.self) { _ = try JSONCodec.json.encodeToString(big) }
+        #expect(refused?.kind == .encodingFailed)
+        #expect(refused?.reason.contains("Limits.maximumInputSize") == true)
+        #expect(RawCodable(big).rawValue == "")
     }
 
     @Test func throwingDecodeNamesTheCodingPath() {
@@ -150,7 +155,7 @@ struct RawCodableTests {
 
     @Test func reportsEncodingFailuresAndReturnsTheDocumentedFallback() throws {
         let reported = Collected<RawCodingError>()
-        let raw = RawCodingDiagnostics.withHandler({ reported.append($0) }) {
+        let raw = RawCodingDiagnostics.withHandler({ reported.append($0.error) }) {
             RawCodable(Unencodable()).rawValue
         }
         #expect(raw == "")
@@ -162,11 +167,21 @@ struct RawCodableTests {
         #expect(throws: RawCodingError.self) { try RawCodable(Unencodable()).encodedRawValue() }
     }
 
-    @Test func malformedRawValuesAreNotReportedAsDiagnostics() {
-        let reported = Collected<RawCodingError>()
+    @Test func storedTextThatDoesNotDecodeIsReportedOnceWithItsOwnKind() {
+        let reported = Collected<RawCodingDiagnostics.Event>()
         RawCodingDiagnostics.withHandler({ reported.append($0) }) {
-            #expect(RawCodable<Int>(rawValue: "nope") == nil)
+            #expect(RawCodable<SampleSettings>(rawValue: #"{"theme":"dark"}"#) == nil)
         }
-        #expect(reported.all.isEmpty)
+        #expect(reported.all.map(\.kind) == [.storedValueDidNotDecode])
+        #expect(reported.all.first?.error.kind == .decodingFailed)
+        #expect(reported.all.first?.error.typeName.hasSuffix("SampleSettings") == true, "\(reported.all)")
+
+        // Empty text is what a failed rawValue returns, already reported there.
+        let empty = Collected<RawCodingDiagnostics.Event>()
+        RawCodingDiagnostics.withHandler({ empty.append($0) }) {
+            #expect(RawCodable<Int>(rawValue: "") == nil)
+            #expect(RawCodable<Int>(rawValue: "7")?.wrappedValue == 7)
+        }
+        #expect(empty.all.isEmpty, "\(empty.all)")
     }
 }

@@ -82,8 +82,13 @@ struct GuardExitPath: CustomTestStringConvertible, Sendable {
         GuardExitPath(name: "init?(rawValue:) decodes", reports: 0) {
             SteerableModel(rawValue: SteerableModel.normalText) == SteerableModel(.normal) ? nil : "not decoded"
         },
-        GuardExitPath(name: "init?(rawValue:) of malformed text", reports: 0) {
+        // Reported as storedValueDidNotDecode: the stored text is not dropped silently.
+        GuardExitPath(name: "init?(rawValue:) of malformed text", reports: 1) {
             SteerableModel(rawValue: "{") == nil ? nil : "decoded"
+        },
+        // Inside init(from:) the failure is thrown by the codec call instead of reported.
+        GuardExitPath(name: "codec decode of a raw-value string that does not decode", reports: 0) {
+            throwing(.decodingFailed) { _ = try JSONCodec.json.decode([SteerableModel].self, from: #"["{"]"#) }
         },
         GuardExitPath(name: "init?(rawValue:) that re-enters itself", reports: 1) {
             SteerableModel(rawValue: SteerableModel.reenteringText) == nil ? nil : "decoded"
@@ -136,12 +141,12 @@ struct RecursionGuardStateTests {
     @Test(arguments: GuardExitPath.all)
     func nothingIsLeftBehindAfter(_ path: GuardExitPath) throws {
         let reported = Collected<RawCodingError>()
-        let problem = RawCodingDiagnostics.withHandler({ reported.append($0) }) { path.run() }
+        let problem = RawCodingDiagnostics.withHandler({ reported.append($0.error) }) { path.run() }
         #expect(problem == nil)
         #expect(reported.all.count == path.reports, "\(reported.all)")
 
         let afterwards = Collected<RawCodingError>()
-        try RawCodingDiagnostics.withHandler({ afterwards.append($0) }) { () throws -> Void in
+        try RawCodingDiagnostics.withHandler({ afterwards.append($0.error) }) { () throws -> Void in
             let normal = SteerableModel(.normal)
             #expect(normal.rawValue == SteerableModel.normalText, "still marked as encoding")
             #expect(SteerableModel(rawValue: SteerableModel.normalText) == normal, "still marked as decoding")

@@ -126,7 +126,7 @@ struct RecursionTrapTests {
 
     @Test func rawValueReportsTheTrapAndReturnsEmpty() throws {
         let reported = Collected<RawCodingError>()
-        RawCodingDiagnostics.withHandler({ reported.append($0) }) {
+        RawCodingDiagnostics.withHandler({ reported.append($0.error) }) {
             #expect(TrappedModel().rawValue == "")
             #expect(TrappedModel(rawValue: TrapShape.rawModelText) == nil)
             #expect(HandRolledTrapModel().rawValue == "")

@@ -63,47 +63,25 @@ public protocol StringCodec: Codec {
 }
 
 extension Codec {
-    /// Runs an encode inside a recursion-guard scope and wraps any failure in a ``RawCodingError``.
-    func guardedEncode<Value: Encodable>(
-        _ value: Value, _ body: (Value) throws -> Data
+    /// Encodes through the engine and writes with `format`, refusing what the format's reader
+    /// under `limits` would refuse; every failure becomes a ``RawCodingError``.
+    func encode<Value: Encodable>(
+        _ value: Value, with encoder: StoredValueEncoder, format: some TreeFormat, limits: Limits
     ) throws(RawCodingError) -> Data {
-        RecursionGuard.openScope()
-        let data: Data
-        do {
-            data = try body(value)
-        } catch {
-            if let parked = RecursionGuard.closeScope() { throw parked }
-            throw RawCodingError.encoding(error, of: Value.self)
+        try RecursionGuard.codecScope(encoding: Value.self) { () throws -> Data in
+            let tree = try encoder.encode(value)
+            return Data(try format.writeTree(tree, limits: limits))
         }
-        if let parked = RecursionGuard.closeScope() { throw parked }
-        return data
     }
 
-    /// Checks the input size, then runs a decode inside a recursion-guard scope, wrapping any
-    /// failure in a ``RawCodingError``.
-    func guardedDecode<Value: Decodable>(
-        _ type: Value.Type, from data: Data, limits: Limits, _ body: (Data) throws -> Value
+    /// Reads with `format` under `limits` and decodes through the engine; every failure
+    /// becomes a ``RawCodingError``.
+    func decode<Value: Decodable>(
+        _ type: Value.Type, from data: Data, with decoder: StoredValueDecoder, format: some TreeFormat, limits: Limits
     ) throws(RawCodingError) -> Value {
-        try limits.checkInputSize(data.count, decoding: type)
-        RecursionGuard.openScope()
-        let value: Value
-        do {
-            value = try body(data)
-        } catch {
-            if let parked = RecursionGuard.closeScope() { throw parked }
-            throw RawCodingError.decoding(error, of: Value.self)
+        try RecursionGuard.codecScope(decoding: Value.self) { () throws -> Value in
+            let tree = try format.readTree(data, limits: limits)
+            return try decoder.decode(type, from: tree)
         }
-        if let parked = RecursionGuard.closeScope() { throw parked }
-        return value
-    }
-}
-
-extension StringCodec {
-    /// Decodes from UTF-8 text after checking its size against `limits`.
-    func decodeText<Value: Decodable>(
-        _ type: Value.Type, from string: String, limits: Limits
-    ) throws(RawCodingError) -> Value {
-        try limits.checkInputSize(string.utf8.count, decoding: type)
-        return try decode(type, from: Data(string.utf8))
     }
 }

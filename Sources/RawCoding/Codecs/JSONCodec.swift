@@ -3,82 +3,164 @@ import Foundation
 /// JSON text, deterministic: keys sorted by their UTF-8 bytes, `/` not escaped.
 ///
 /// Reach it as `.json` (compact, the canonical form ``RawCodable`` uses for `rawValue`) or
-/// `.json(.pretty)`:
+/// `.json(.pretty)`, or create one with other options:
 ///
 /// ```swift
 /// let text = try JSONCodec.json.encodeToString(settings)   // {"fontSize":14,"theme":"dark"}
+/// let column = JSONCodec(dates: .iso8601, keys: .snakeCase) // {"font_size":14,"saved_at":"2026-11-30T20:24:18Z"}
 /// ```
 ///
-/// Representation choices, stable across versions because stored data depends on them:
+/// The default options are the canonical form, stable across versions because stored data
+/// depends on it:
 /// - Non-finite numbers are written as the strings `"NaN"`, `"Infinity"` and `"-Infinity"` and
 ///   read back from them, so encoding never fails on them.
 /// - `Date` is a number: seconds since 2001-01-01T00:00:00Z (Foundation's default), `Data` is
-///   Base64 text, `URL` is its absolute string, `Decimal` a JSON number.
+///   Base64 text, `URL` is its absolute string, `Decimal` a JSON number with every digit.
 /// - Top-level scalars are allowed (`42`, `"text"`, `null`).
+///
+/// Every option reads back what it writes. Where an option could write something it cannot
+/// read back exactly, encoding throws instead, naming the path: a key that snake case cannot
+/// restore (`myURLValue` becomes `my_url_value`, read back as `myUrlValue`), a date that
+/// seconds since 1970 cannot hold to the last bit, or a date outside the years 0000–9999 in
+/// ISO 8601.
 public struct JSONCodec: StringCodec, Hashable {
-    /// How the text is laid out.
-    public enum Formatting: Hashable, Sendable {
-        /// No whitespace: `{"a":1,"b":[true]}`. The canonical form.
-        case compact
-        /// Indented, one member per line.
-        case pretty
+    /// How the text is laid out: ``JSONFormatting/compact`` or ``JSONFormatting/pretty``.
+    public typealias Formatting = JSONFormatting
+
+    /// How `Date` values are written and read.
+    public enum DateStrategy: Hashable, Sendable {
+        /// Seconds since 2001-01-01T00:00:00Z, a number: how `Date` encodes itself and
+        /// `JSONEncoder`'s default. The default; exact.
+        case secondsSinceReferenceDate
+        /// Seconds since 1970-01-01T00:00:00Z, a number (Unix time). A date whose seconds since
+        /// 1970 do not convert back to exactly the same `Date` is refused when encoding.
+        case secondsSince1970
+        /// ISO 8601 text in UTC: `2026-11-30T20:24:18Z`, with the fractional digits the date
+        /// needs to read back exactly (`…18.25Z`). Whole-second dates are written as
+        /// `JSONEncoder`'s `.iso8601` writes them. Reads `Z` and `±HH:MM` offsets.
+        case iso8601
+    }
+
+    /// How `Data` values are written and read.
+    public enum DataStrategy: Hashable, Sendable {
+        /// Base64 text. The default, as `JSONEncoder`'s.
+        case base64
+        /// An array of byte values, as `Data` encodes itself.
+        case byteArray
+    }
+
+    /// How coding keys become JSON object keys.
+    public enum KeyStrategy: Hashable, Sendable {
+        /// Each key as it is. The default.
+        case useDefaultKeys
+        /// `fontSize` is written `font_size` and read back (`JSONEncoder`'s
+        /// `.convertToSnakeCase` and `JSONDecoder`'s `.convertFromSnakeCase`). Keys of
+        /// `[String: Value]` dictionaries are kept as they are.
+        case snakeCase
+    }
+
+    /// How infinite and NaN `Double`/`Float` values, which JSON numbers cannot hold, are written.
+    public enum NonFiniteStrategy: Hashable, Sendable {
+        /// As the given strings, read back from them. The default: `"Infinity"`,
+        /// `"-Infinity"` and `"NaN"`.
+        case strings(positiveInfinity: String, negativeInfinity: String, nan: String)
+        /// Refused when encoding, as `JSONEncoder` does by default.
+        case `throw`
+
+        /// The default strings.
+        public static let strings = NonFiniteStrategy.strings(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     }
 
     /// How the text is laid out.
     public var formatting: Formatting
-    /// Bounds on the input this codec decodes.
+    /// Bounds on what this codec decodes, and so on what it encodes.
     public var limits: Limits
+    /// How dates are written.
+    public var dates: DateStrategy
+    /// How bytes are written.
+    public var data: DataStrategy
+    /// How keys are written.
+    public var keys: KeyStrategy
+    /// How non-finite numbers are written.
+    public var nonFiniteNumbers: NonFiniteStrategy
 
     /// Creates a JSON codec.
     /// - Parameters:
     ///   - formatting: Compact (default) or pretty.
-    ///   - limits: Bounds on decoded input.
-    public init(formatting: Formatting = .compact, limits: Limits = .default) {
+    ///   - limits: Bounds on decoded input; encoding refuses what decoding would refuse.
+    ///   - dates: How dates are written (default: seconds since 2001, a number).
+    ///   - data: How bytes are written (default: Base64 text).
+    ///   - keys: How keys are written (default: as they are).
+    ///   - nonFiniteNumbers: How infinities and NaN are written (default: as strings).
+    public init(
+        formatting: Formatting = .compact, limits: Limits = .default, dates: DateStrategy = .secondsSinceReferenceDate,
+        data: DataStrategy = .base64, keys: KeyStrategy = .useDefaultKeys, nonFiniteNumbers: NonFiniteStrategy = .strings
+    ) {
         self.formatting = formatting
         self.limits = limits
+        self.dates = dates
+        self.data = data
+        self.keys = keys
+        self.nonFiniteNumbers = nonFiniteNumbers
     }
 
-    static let nonFiniteStrings = (positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+    var format: JSONTreeFormat { JSONTreeFormat(formatting: formatting) }
 
-    /// The engine's options for JSON: Foundation's `JSONEncoder` representations.
-    var encoder: StoredValueEncoder {
+    /// The engine's options for writing.
+    func encoder(checking keyFailures: KeyRoundTripCheck?) -> StoredValueEncoder {
         var encoder = StoredValueEncoder()
-        encoder.dateEncodingStrategy = .deferredToDate
-        encoder.dataEncodingStrategy = .base64
+        switch dates {
+        case .secondsSinceReferenceDate: encoder.dateEncodingStrategy = .deferredToDate
+        case .secondsSince1970: encoder.dateEncodingStrategy = .custom(JSONDateCoding.encodeSince1970)
+        case .iso8601: encoder.dateEncodingStrategy = .custom(JSONDateCoding.encodeISO8601)
+        }
+        encoder.dataEncodingStrategy = data == .base64 ? .base64 : .deferredToData
+        if let keyFailures {
+            encoder.keyEncodingStrategy = .custom { path in keyFailures.convert(path) }
+        }
+        switch nonFiniteNumbers {
+        case .strings(let positiveInfinity, let negativeInfinity, let nan):
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: positiveInfinity, negativeInfinity: negativeInfinity, nan: nan)
+        case .throw:
+            encoder.nonConformingFloatEncodingStrategy = .throw
+        }
         encoder.decimalEncoding = .stored
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: Self.nonFiniteStrings.positiveInfinity,
-            negativeInfinity: Self.nonFiniteStrings.negativeInfinity,
-            nan: Self.nonFiniteStrings.nan)
         encoder.maximumDepth = limits.effectiveDepth
         return encoder
     }
 
-    /// The engine's options for reading JSON back.
+    /// The engine's options for reading back.
     var decoder: StoredValueDecoder {
         var decoder = StoredValueDecoder()
-        decoder.dateDecodingStrategy = .deferredToDate
-        decoder.dataDecodingStrategy = .base64
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-            positiveInfinity: Self.nonFiniteStrings.positiveInfinity,
-            negativeInfinity: Self.nonFiniteStrings.negativeInfinity,
-            nan: Self.nonFiniteStrings.nan)
+        switch dates {
+        case .secondsSinceReferenceDate: decoder.dateDecodingStrategy = .deferredToDate
+        case .secondsSince1970: decoder.dateDecodingStrategy = .secondsSince1970
+        case .iso8601: decoder.dateDecodingStrategy = .custom(JSONDateCoding.decodeISO8601)
+        }
+        decoder.dataDecodingStrategy = data == .base64 ? .base64 : .deferredToData
+        if keys == .snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+        if case .strings(let positiveInfinity, let negativeInfinity, let nan) = nonFiniteNumbers {
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+                positiveInfinity: positiveInfinity, negativeInfinity: negativeInfinity, nan: nan)
+        }
         decoder.maximumDepth = limits.effectiveDepth
         return decoder
     }
 
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
-        try guardedEncode(value) { value in
-            let tree = try encoder.encode(value)
-            return Data(try JSONWriter(formatting: formatting).writeBytes(tree))
+        guard keys == .snakeCase else {
+            return try encode(value, with: encoder(checking: nil), format: format, limits: limits)
         }
+        let check = KeyRoundTripCheck()
+        let data = try encode(value, with: encoder(checking: check), format: format, limits: limits)
+        if let failure = check.firstFailure { throw failure.error(encoding: Value.self) }
+        return data
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value {
-        try guardedDecode(type, from: data, limits: limits) { data in
-            let tree = try JSONReader(limits: limits).readTree(data)
-            return try decoder.decode(type, from: tree)
-        }
+        try decode(type, from: data, with: decoder, format: format, limits: limits)
     }
 
     /// `json`, or `pretty.json` for the pretty form (so both can sit beside each other).
@@ -90,7 +172,80 @@ public struct JSONCodec: StringCodec, Hashable {
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from string: String) throws(RawCodingError) -> Value {
-        try decodeText(type, from: string, limits: limits)
+        try decode(type, from: Data(string.utf8))
+    }
+}
+
+/// The JSON codec's exact date forms, as engine strategies.
+enum JSONDateCoding {
+    @Sendable static func encodeISO8601(_ date: Date, _ encoder: any Encoder) throws {
+        guard let text = DateText.exactISO8601(of: date) else {
+            throw EncodingError.invalidValue(date, EncodingError.Context(
+                codingPath: encoder.codingPath,
+                debugDescription: "ISO 8601 text cannot hold the date \(date.timeIntervalSinceReferenceDate) seconds from 2001 exactly (it holds finite dates in the years 0000 to 9999); use the .secondsSinceReferenceDate date strategy"))
+        }
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+
+    @Sendable static func decodeISO8601(_ decoder: any Decoder) throws -> Date {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let date = DateText.dateFromISO8601(text) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription: "\"\(text.prefix(64))\" is not an ISO 8601 date-time (YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM))"))
+        }
+        return date
+    }
+
+    @Sendable static func encodeSince1970(_ date: Date, _ encoder: any Encoder) throws {
+        let seconds = date.timeIntervalSince1970
+        guard Date(timeIntervalSince1970: seconds) == date else {
+            throw EncodingError.invalidValue(date, EncodingError.Context(
+                codingPath: encoder.codingPath,
+                debugDescription: "the date \(date.timeIntervalSinceReferenceDate) seconds from 2001 does not read back exactly as \(seconds) seconds since 1970 (a Double rounds it); use the .secondsSinceReferenceDate or .iso8601 date strategy"))
+        }
+        var container = encoder.singleValueContainer()
+        try container.encode(seconds)
+    }
+}
+
+/// Converts keys to snake case while encoding and remembers the first key that would not read
+/// back as itself, so the codec refuses to write it.
+final class KeyRoundTripCheck: @unchecked Sendable {
+    struct Failure {
+        let path: [any CodingKey]
+        let converted: String
+        let readBack: String
+
+        func error(encoding subject: Any.Type) -> RawCodingError {
+            let key = path.last?.stringValue ?? ""
+            return RawCodingError(
+                kind: .encodingFailed, typeName: String(reflecting: subject), codingPath: path,
+                reason: "the key \"\(key)\" is written \"\(converted)\" in snake case, which reads back as \"\(readBack)\", so the value could not be read back; give the key an explicit snake-case string value in CodingKeys, or use the .useDefaultKeys key strategy")
+        }
+    }
+
+    private let lock = NSLock()
+    private var failure: Failure?
+
+    var firstFailure: Failure? {
+        lock.lock()
+        defer { lock.unlock() }
+        return failure
+    }
+
+    func convert(_ path: [any CodingKey]) -> any CodingKey {
+        guard let key = path.last else { return StoredCodingKey(stringValue: "") }
+        if key.intValue != nil, key.stringValue.isEmpty { return key }
+        let converted = KeyConversion.toSnakeCase(key.stringValue)
+        let readBack = KeyConversion.fromSnakeCase(converted)
+        if readBack != key.stringValue {
+            lock.lock()
+            if failure == nil { failure = Failure(path: path, converted: converted, readBack: readBack) }
+            lock.unlock()
+        }
+        return StoredCodingKey(stringValue: converted)
     }
 }
 
@@ -99,9 +254,9 @@ extension Codec where Self == JSONCodec {
     public static var json: JSONCodec { JSONCodec() }
 
     /// JSON with the given formatting, such as `.json(.pretty)`.
-    /// - Parameter formatting: ``JSONCodec/Formatting/compact`` or ``JSONCodec/Formatting/pretty``.
+    /// - Parameter formatting: ``JSONFormatting/compact`` or ``JSONFormatting/pretty``.
     /// - Returns: A JSON codec.
-    public static func json(_ formatting: JSONCodec.Formatting) -> JSONCodec {
+    public static func json(_ formatting: JSONFormatting) -> JSONCodec {
         JSONCodec(formatting: formatting)
     }
 }

@@ -53,13 +53,11 @@ public struct Limits: Hashable, Sendable {
     /// ``maximumDepth`` within ``depthCeiling``.
     var effectiveDepth: Int { Swift.min(maximumDepth, Self.depthCeiling) }
 
-    /// Throws when `byteCount` exceeds ``maximumInputSize``.
-    func checkInputSize(_ byteCount: Int, decoding type: Any.Type) throws(RawCodingError) {
-        guard byteCount > maximumInputSize else { return }
-        throw RawCodingError(
-            kind: .limitExceeded, typeName: String(reflecting: type),
-            reason: "input is \(byteCount) bytes, over the limit of \(maximumInputSize) bytes; raise Limits.maximumInputSize if this input is expected",
-            position: InputPosition(byteOffset: max(maximumInputSize, 0)))
+    /// The failure for an input of `byteCount` bytes, over ``maximumInputSize``.
+    func inputSizeFailure(_ byteCount: Int) -> FormatFailure {
+        .limit(
+            "input is \(byteCount) bytes, over the limit of \(maximumInputSize) bytes; raise Limits.maximumInputSize if this input is expected",
+            at: InputPosition(byteOffset: max(maximumInputSize, 0)))
     }
 
     /// The failure for nesting deeper than allowed.

@@ -15,13 +15,13 @@ import Foundation
 public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
     /// The layout written.
     public var format: Format
-    /// Bounds on the input this codec decodes.
+    /// Bounds on what this codec decodes, and so on what it encodes.
     public var limits: Limits
 
     /// Creates a property-list codec.
     /// - Parameters:
     ///   - format: `.xml` or `.binary`.
-    ///   - limits: Bounds on decoded input.
+    ///   - limits: Bounds on decoded input; encoding refuses what decoding would refuse.
     public init(format: Format, limits: Limits = .default) {
         self.format = format
         self.limits = limits
@@ -48,22 +48,16 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
     }
 
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
-        try guardedEncode(value) { value in
-            let tree = try encoder.encode(value)
-            return Format.isBinary
-                ? Data(BinaryPropertyListWriter().writeBytes(tree))
-                : Data(try XMLPropertyListWriter().writeBytes(tree))
-        }
+        Format.isBinary
+            ? try encode(value, with: encoder, format: BinaryPropertyListTreeFormat(), limits: limits)
+            : try encode(value, with: encoder, format: XMLPropertyListTreeFormat(), limits: limits)
     }
 
     /// Reads either layout, whichever `data` holds.
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value {
-        try guardedDecode(type, from: data, limits: limits) { data in
-            let tree = BinaryPropertyListReader.hasSignature(data)
-                ? try BinaryPropertyListReader(limits: limits).readTree(data)
-                : try XMLPropertyListReader(limits: limits).readTree(data)
-            return try decoder.decode(type, from: tree)
-        }
+        BinaryPropertyListTreeFormat().recognizes(data)
+            ? try decode(type, from: data, with: decoder, format: BinaryPropertyListTreeFormat(), limits: limits)
+            : try decode(type, from: data, with: decoder, format: XMLPropertyListTreeFormat(), limits: limits)
     }
 }
 
@@ -74,7 +68,7 @@ extension PropertyListCodec: StringCodec where Format == XMLPropertyListFormat {
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from string: String) throws(RawCodingError) -> Value {
-        try decodeText(type, from: string, limits: limits)
+        try decode(type, from: Data(string.utf8))
     }
 }
 

@@ -12,8 +12,9 @@
 /// - `rawValue` is canonical JSON: compact, keys sorted by UTF-8 bytes, `/` unescaped, the same
 ///   bytes for equal values on every run. A type can choose another codec with
 ///   ``CustomRawValueCodec``.
-/// - `init?(rawValue:)` returns `nil` for malformed, wrong-shaped, empty or oversized input;
-///   ``init(decoding:)`` throws a ``RawCodingError`` that says why and where.
+/// - `init?(rawValue:)` returns `nil` for malformed, wrong-shaped, empty or oversized input and
+///   reports why to ``RawCodingDiagnostics``; ``init(decoding:)`` throws a ``RawCodingError``
+///   that says why and where.
 /// - Inside another `Codable` type, a `RawCodable<Settings>` encodes exactly as `Settings`
 ///   would (never as an escaped JSON string), so it never reaches the recursion trap.
 @dynamicMemberLookup
@@ -40,19 +41,25 @@ public struct RawCodable<Value: Codable>: RawRepresentable {
         do {
             return try encodedRawValue()
         } catch {
-            RecursionGuard.park(error)
+            RecursionGuard.park(error, as: error.kind == .recursionTrap ? .recursionTrap : .encodingFailed)
             return ""
         }
     }
 
     /// Decodes a raw value, returning `nil` when it is malformed, wrong-shaped, empty or larger
-    /// than the codec's ``Limits``. Use ``init(decoding:)`` to learn why.
+    /// than the codec's ``Limits``. Why is reported to ``RawCodingDiagnostics`` as
+    /// ``RawCodingDiagnostics/Event/Kind/storedValueDidNotDecode`` (for non-empty text), so a
+    /// stored value that stops decoding is never dropped silently; ``init(decoding:)`` throws it.
     /// - Parameter rawValue: Text produced by ``rawValue``.
     public init?(rawValue: String) {
         do {
             self = try Self(decoding: rawValue)
         } catch {
-            if error.kind == .recursionTrap { RecursionGuard.park(error) }
+            if error.kind == .recursionTrap {
+                RecursionGuard.park(error, as: .recursionTrap)
+            } else if !rawValue.isEmpty {
+                RecursionGuard.reportReadFailure(error)
+            }
             return nil
         }
     }

@@ -48,7 +48,7 @@ extension RawStringCodable {
     /// failure is reported, see ``RawStringCodable``).
     public var rawValue: String {
         if RecursionGuard.isActive(Self.self, .encoding) {
-            RecursionGuard.park(RecursionGuard.trapError(Self.self, .encoding))
+            RecursionGuard.park(RecursionGuard.trapError(Self.self, .encoding), as: .recursionTrap)
             return ""
         }
         RecursionGuard.enter(Self.self, .encoding)
@@ -56,16 +56,16 @@ extension RawStringCodable {
         do {
             return try Self.rawValueCodec.encodeToString(self)
         } catch {
-            RecursionGuard.park(error)
+            RecursionGuard.park(error, as: error.kind == .recursionTrap ? .recursionTrap : .encodingFailed)
             return ""
         }
     }
 
-    /// Decodes a raw value; `nil` when it does not decode. A recursion trap is reported, not
-    /// just turned into `nil`.
+    /// Decodes a raw value; `nil` when it does not decode. Why is reported to
+    /// ``RawCodingDiagnostics`` (for non-empty text), and a recursion trap is always reported.
     public init?(rawValue: String) {
         if RecursionGuard.isActive(Self.self, .decoding) {
-            RecursionGuard.park(RecursionGuard.trapError(Self.self, .decoding))
+            RecursionGuard.park(RecursionGuard.trapError(Self.self, .decoding), as: .recursionTrap)
             return nil
         }
         RecursionGuard.enter(Self.self, .decoding)
@@ -73,7 +73,11 @@ extension RawStringCodable {
         do {
             self = try Self.rawValueCodec.decode(Self.self, from: rawValue)
         } catch {
-            if error.kind == .recursionTrap { RecursionGuard.park(error) }
+            if error.kind == .recursionTrap {
+                RecursionGuard.park(error, as: .recursionTrap)
+            } else if !rawValue.isEmpty {
+                RecursionGuard.reportReadFailure(error)
+            }
             return nil
         }
     }
@@ -85,9 +89,8 @@ extension RawStringCodable {
         if RecursionGuard.isActive(Self.self, .encoding) {
             throw RecursionGuard.trapError(Self.self, .encoding, codingPath: encoder.codingPath)
         }
-        RecursionGuard.openScope()
-        let raw = rawValue
-        if let parked = RecursionGuard.closeScope() {
+        let (raw, parked) = RecursionGuard.collectingParked { rawValue }
+        if let parked {
             guard parked.kind == .recursionTrap else { throw parked }
             throw RecursionGuard.trapError(Self.self, .encoding, codingPath: encoder.codingPath)
         }
@@ -113,9 +116,8 @@ extension RawStringCodable {
                     + "give it its own init(from:) and encode(to:), or store it as RawCodable<\(String(reflecting: Self.self))>.",
                 underlyingError: context.underlyingError))
         }
-        RecursionGuard.openScope()
-        let decoded = Self(rawValue: raw)
-        if let parked = RecursionGuard.closeScope() {
+        let (decoded, parked) = RecursionGuard.collectingParked { Self(rawValue: raw) }
+        if let parked {
             guard parked.kind == .recursionTrap else { throw parked }
             throw RecursionGuard.trapError(Self.self, .decoding, codingPath: decoder.codingPath)
         }

@@ -30,6 +30,8 @@ enum RecursionGuard {
         var encoding: [ObjectIdentifier: Int] = [:]
         var decoding: [ObjectIdentifier: Int] = [:]
         var throwingScopes = 0
+        /// Scopes that throw a read failure of `init?(rawValue:)` themselves.
+        var readScopes = 0
         var parkedFailure: RawCodingError?
     }
 
@@ -81,29 +83,80 @@ enum RecursionGuard {
         }
     }
 
-    /// Opens a throwing scope: a failure parked by a non-throwing `rawValue`/`init?(rawValue:)`
-    /// while it is open is handed to ``closeScope()``, whose caller throws it.
-    static func openScope() {
-        state.throwingScopes += 1
+    /// Runs a codec's encode of a `subject` value as a throwing scope: a failure parked inside
+    /// it by a non-throwing `rawValue` is thrown, and any other error is wrapped in a
+    /// ``RawCodingError`` naming `subject`.
+    static func codecScope<Result>(
+        encoding subject: Any.Type, _ body: () throws -> Result
+    ) throws(RawCodingError) -> Result {
+        try scope(body) { error in RawCodingError.encoding(error, of: subject) }
     }
 
-    /// Closes the scope ``openScope()`` opened and returns the failure parked inside it, if any.
-    static func closeScope() -> RawCodingError? {
+    /// As ``codecScope(encoding:_:)``, for a decode.
+    static func codecScope<Result>(
+        decoding subject: Any.Type, _ body: () throws -> Result
+    ) throws(RawCodingError) -> Result {
+        try scope(body) { error in RawCodingError.decoding(error, of: subject) }
+    }
+
+    /// Runs `body` (which calls a non-throwing `rawValue` or `init?(rawValue:)`) so that what
+    /// it parks, including read failures, comes back instead of going to diagnostics.
+    static func collectingParked<Result>(_ body: () -> Result) -> (Result, RawCodingError?) {
         let state = state
+        state.throwingScopes += 1
+        state.readScopes += 1
+        let result = body()
+        state.readScopes -= 1
         state.throwingScopes -= 1
-        return takeParkedFailure()
+        return (result, takeParkedFailure())
+    }
+
+    private static func scope<Result>(
+        _ body: () throws -> Result, wrap: (any Error) -> RawCodingError
+    ) throws(RawCodingError) -> Result {
+        let state = state
+        // Read failures inside a codec call belong to whoever called init?(rawValue:) there.
+        let readScopes = state.readScopes
+        state.readScopes = 0
+        state.throwingScopes += 1
+        defer {
+            state.throwingScopes -= 1
+            state.readScopes = readScopes
+        }
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            if let parked = takeParkedFailure() { throw parked }
+            throw wrap(error)
+        }
+        if let parked = takeParkedFailure() { throw parked }
+        return result
     }
 
     /// Hands over a failure found by a non-throwing entry point (`rawValue`, `init?(rawValue:)`).
     ///
     /// Inside a throwing RawCoding scope on this thread, the failure is parked and that scope
     /// throws it; with none, it is reported to ``RawCodingDiagnostics``.
-    static func park(_ failure: RawCodingError) {
+    static func park(_ failure: RawCodingError, as kind: RawCodingDiagnostics.Event.Kind) {
         let state = state
         if state.throwingScopes > 0 {
             if state.parkedFailure == nil { state.parkedFailure = failure }
         } else {
-            RawCodingDiagnostics.report(failure)
+            RawCodingDiagnostics.report(failure, as: kind)
+        }
+    }
+
+    /// Hands over stored text that `init?(rawValue:)` could not decode: a scope that throws such
+    /// failures itself (the default `init(from:)` of ``RawStringCodable``) gets it; otherwise
+    /// it is reported to ``RawCodingDiagnostics``, also inside a codec call, whose caller may
+    /// have handled the `nil` on purpose.
+    static func reportReadFailure(_ failure: RawCodingError) {
+        let state = state
+        if state.readScopes > 0 {
+            if state.parkedFailure == nil { state.parkedFailure = failure }
+        } else {
+            RawCodingDiagnostics.report(failure, as: .storedValueDidNotDecode)
         }
     }
 

@@ -7,26 +7,75 @@ import Foundation
 /// diagnostics handler, then return their documented fallback (`""` for `rawValue`, `nil` for
 /// `init?(rawValue:)`).
 ///
-/// Which failures are reported:
-/// - `rawValue`: every failure (the value could not be encoded).
-/// - `init?(rawValue:)`: the recursion trap only. Returning `nil` for input that does not decode
-///   is that initializer's documented contract, so malformed input is not reported; call the
-///   throwing counterpart (``RawCodable/init(decoding:)``) to learn why.
+/// Which failures are reported, each as an ``Event`` whose ``Event/kind`` says which:
+/// - ``Event/Kind/encodingFailed``: `rawValue` could not encode the value.
+/// - ``Event/Kind/storedValueDidNotDecode``: `init?(rawValue:)` was given non-empty text that
+///   does not decode (malformed, from an older model, over the limits). It still returns `nil`
+///   (so `@AppStorage` shows its default), but the stored text and the reason are no longer
+///   lost. Empty text is not reported: it is what a failed `rawValue` returned, and that
+///   failure was reported already.
+/// - ``Event/Kind/recursionTrap``: a type re-entered its own `rawValue` or `init?(rawValue:)`.
 ///
-/// The default handler writes one line per failure to standard error. Replace it for the
-/// whole process with ``handler``, or for one task and its child tasks with
-/// ``withHandler(_:operation:)`` (useful in tests):
+/// The default handler, ``standardError``, writes one line per distinct message to standard
+/// error and counts repeats instead of printing them (see ``repeatCounts``): a loop that fails
+/// 10,000 times the same way writes one line. Replace it for the whole process with
+/// ``handler``, or for one task and its child tasks with ``withHandler(_:operation:)`` (useful
+/// in tests):
 ///
 /// ```swift
-/// RawCodingDiagnostics.handler = { error in logger.error("\(error)") }
+/// RawCodingDiagnostics.handler = { event in logger.error("\(event.kind): \(event.error)") }
 /// ```
 public enum RawCodingDiagnostics {
-    /// A function that receives failures the non-throwing APIs cannot throw.
-    public typealias Handler = @Sendable (RawCodingError) -> Void
+    /// One failure a non-throwing API reports.
+    public struct Event: Sendable, CustomStringConvertible {
+        /// Which non-throwing path failed.
+        public struct Kind: Hashable, Sendable, CustomStringConvertible {
+            let name: String
 
-    /// The default handler: one line on standard error per failure.
-    public static let standardError: Handler = { error in
-        FileHandle.standardError.write(Data("RawCoding: \(error)\n".utf8))
+            /// `rawValue` could not encode the value; it returned `""`.
+            public static let encodingFailed = Kind(name: "encodingFailed")
+            /// `init?(rawValue:)` got non-empty stored text that does not decode; it returned `nil`.
+            public static let storedValueDidNotDecode = Kind(name: "storedValueDidNotDecode")
+            /// A type re-entered its own `rawValue` or `init?(rawValue:)`.
+            public static let recursionTrap = Kind(name: "recursionTrap")
+
+            public var description: String { name }
+        }
+
+        /// Which non-throwing path failed.
+        public let kind: Kind
+        /// The failure, with its type, coding path and reason.
+        public let error: RawCodingError
+
+        /// Creates an event.
+        /// - Parameters:
+        ///   - kind: Which path failed.
+        ///   - error: The failure.
+        public init(kind: Kind, error: RawCodingError) {
+            self.kind = kind
+            self.error = error
+        }
+
+        public var description: String { "\(kind): \(error)" }
+    }
+
+    /// A function that receives failures the non-throwing APIs cannot throw.
+    public typealias Handler = @Sendable (Event) -> Void
+
+    /// The default handler: the first occurrence of each message on one line of standard
+    /// error; repeats are counted in ``repeatCounts``, not printed.
+    public static let standardError: Handler = { event in
+        let message = "RawCoding: \(event)".replacingOccurrences(of: "\n", with: " ")
+        guard global.isFirst(message) else { return }
+        FileHandle.standardError.write(Data("\(message) (repeats are counted, not printed)\n".utf8))
+    }
+
+    /// How many times ``standardError`` has received each message it printed (the printed one
+    /// included). Bounded: after 1,024 distinct messages, new ones are printed but not counted.
+    public static var repeatCounts: [String: Int] {
+        global.lock.lock()
+        defer { global.lock.unlock() }
+        return global.seen
     }
 
     /// NSLock rather than `Mutex` (macOS 15 / iOS 18), locked by hand rather than with `withLock`
@@ -34,6 +83,19 @@ public enum RawCodingDiagnostics {
     private final class Box: @unchecked Sendable {
         let lock = NSLock()
         var handler: Handler = standardError
+        var seen: [String: Int] = [:]
+
+        /// Counts `message`; whether this is its first occurrence.
+        func isFirst(_ message: String) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            if let count = seen[message] {
+                seen[message] = count + 1
+                return false
+            }
+            if seen.count < 1_024 { seen[message] = 1 }
+            return true
+        }
     }
 
     private static let global = Box()
@@ -67,7 +129,7 @@ public enum RawCodingDiagnostics {
     }
 
     /// Sends `error` to the task's handler if one is set, otherwise to the process-wide one.
-    static func report(_ error: RawCodingError) {
-        (scoped ?? handler)(error)
+    static func report(_ error: RawCodingError, as kind: Event.Kind) {
+        (scoped ?? handler)(Event(kind: kind, error: error))
     }
 }

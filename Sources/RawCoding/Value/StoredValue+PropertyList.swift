@@ -30,6 +30,10 @@ extension StoredValue {
     /// The tree as property-list objects: `[String: Any]`, `[Any]`, `String`, `Bool`, `Int`,
     /// `UInt64` (above `Int64.max`), `Double`, `Data` and `Date`, ready for `UserDefaults`.
     ///
+    /// A ``decimal(_:)`` becomes a `Double` when one holds it exactly, and otherwise `Decimal`'s
+    /// own `Codable` form (a dictionary, as Foundation's `PropertyListEncoder` stores a
+    /// `Decimal`), which ``StoredValueDecoder`` decodes back to the same `Decimal`.
+    ///
     /// - Returns: The property-list object.
     /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/encodingFailed`` naming the
     ///   key path of a ``null``, which property lists cannot hold.
@@ -144,8 +148,17 @@ enum PropertyListBridge {
         case .int(let int): return Int(int)
         case .uint(let uint): return uint
         case .double(let double): return double
-        // Property lists have no decimal type: the nearest Double, as Foundation stores NSDecimalNumber.
-        case .decimal(let decimal): return decimal.nearestDouble
+        // Property lists have no decimal type: a Double when one is exact, otherwise Decimal's
+        // own Codable form (what Foundation's PropertyListEncoder writes), which decodes exactly.
+        case .decimal(let decimal):
+            if let double = decimal.exactDouble { return double }
+            var encoder = StoredValueEncoder()
+            encoder.decimalEncoding = .deferredToDecimal
+            do {
+                return try object(from: try encoder.encode(decimal), path: &path)
+            } catch {
+                throw PropertyListBridgeFailure(path: path, reason: "\(decimal) has no property-list form: \(error)")
+            }
         case .string(let string): return string
         case .data(let data): return data
         case .date(let date): return date

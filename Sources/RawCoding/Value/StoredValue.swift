@@ -156,4 +156,22 @@ extension Decimal {
     var nearestDouble: Double {
         isNaN ? .nan : Double(description) ?? NSDecimalNumber(decimal: self).doubleValue
     }
+
+    /// The `Double` equal to this decimal, when one is: its shortest text reads back as this
+    /// same decimal (`0.1`, `1e308`); `nil` for NaN and for more digits than a `Double` keeps.
+    var exactDouble: Double? {
+        guard !isNaN else { return nil }
+        let double = nearestDouble
+        guard double.isFinite, Decimal(string: "\(double)", locale: Locale(identifier: "en_US_POSIX")) == self else {
+            return nil
+        }
+        return double
+    }
+
+    /// Why a property list cannot hold this decimal (it has no decimal type, and a real would
+    /// round it).
+    var propertyListRefusal: String {
+        "a property list has no decimal numbers, and \(self) is not exactly a real (a Double); "
+            + "PropertyListCodec stores Decimal values exactly, in Decimal's Codable form"
+    }
 }

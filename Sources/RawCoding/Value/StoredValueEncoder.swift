@@ -79,16 +79,15 @@ public struct StoredValueEncoder: Sendable {
 
     /// How `Decimal` values are stored; chosen by the codecs.
     enum DecimalEncoding: Sendable {
-        /// As the nearest ``StoredValue/double(_:)``: what trees and the property-list bridge hold.
-        case double
-        /// As ``StoredValue/decimal(_:)``, exact: the JSON codec writes it as a JSON number.
+        /// As ``StoredValue/decimal(_:)``, exact: the default, and the JSON codec's (a JSON
+        /// number with every digit).
         case stored
         /// Through `Decimal`'s own `Codable` form (a dictionary), exact: the property-list codec,
         /// as Foundation's `PropertyListEncoder` stores it.
         case deferredToDecimal
     }
 
-    var decimalEncoding = DecimalEncoding.double
+    var decimalEncoding = DecimalEncoding.stored
 
     /// Creates an encoder with the default options.
     public init() {}

@@ -95,7 +95,7 @@ struct DifferentialTests {
         switch format {
         case .json: try JSONWriter().write(value)
         case .xml: try XMLPropertyListWriter().write(value)
-        case .binary: BinaryPropertyListWriter().write(value)
+        case .binary: try BinaryPropertyListWriter().write(value)
         }
     }
 

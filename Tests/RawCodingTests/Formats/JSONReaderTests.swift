@@ -120,12 +120,31 @@ struct JSONReaderTests {
 
     // MARK: i_: the choices JSONReader documents
 
-    @Test func integersBeyond64BitsAreAnErrorNeverRounded() {
-        for text in ["[100000000000000000000]", "[-9223372036854775809]", "[-237462374673276894279832749832423479823246327846]"] {
-            let error = #expect(throws: RawCodingError.self) { try read(text) }
-            #expect(error?.reason.contains("does not fit in 64 bits") == true, "\(text)")
+    @Test func integersBeyond64BitsAreExactDecimalsUpTo38DigitsAndAnErrorBeyond() throws {
+        let exact = [
+            "100000000000000000000", "-9223372036854775809", "18446744073709551616",
+            "99999999999999999999999999999999999999", "-12345678901234567890123456789012345678",
+            "1000000000000000000000000000000000000000000000000000",  // one significant digit
+        ]
+        for text in exact {
+            #expect(try read("[\(text)]") == [.decimal(Decimal(string: text)!)], "\(text)")
+        }
+        for text in ["[-237462374673276894279832749832423479823246327846]", "[123456789012345678901234567890123456789]"] {
+            let error = #expect(throws: RawCodingError.self) { _ = try read(text) }
+            #expect(error?.reason.contains("more than 38 significant digits") == true, "\(text)")
             #expect(error?.position?.column == 2, "\(text)")
         }
+    }
+
+    @Test func fractionsBeyondThirtyEightDigitsAreTheNearestDoubleAndOverflowIsAnError() throws {
+        let long = "0." + String(repeating: "1234567890", count: 5)
+        #expect(try read(long) == .double(Double(long)!))
+        #expect(try read("123456789.123456789") == .decimal(Decimal(string: "123456789.123456789")!))
+        for text in ["1e400", "-1e400", "[1, 2e999]"] {
+            let error = #expect(throws: RawCodingError.self) { _ = try read(text) }
+            #expect(error?.reason.contains("too large for a Double") == true, "\(text)")
+        }
+        #expect(try read("1e-400") == .double(0))
     }
 
     @Test func numbersBeyondADoubleAreAnErrorAndTinyOnesBecomeZero() throws {

@@ -270,14 +270,23 @@ struct EngineOptionsTests {
         #expect(tree["signed"] == .int(Int64.min) && tree["unsigned"] == .uint(UInt64.max) && tree["single"] == .int(7))
         #expect(try StoredValueDecoder().decode(Wide.self, from: tree) == value)
 
+        // Beyond 64 bits: exact decimals up to 38 digits, read back as the same integers.
+        var wide = value
+        wide.list[1] = Int128(Int64.min) - 1
+        wide.unsigned = UInt128(UInt64.max) * 1_000 + 7
+        let wideTree = try StoredValueEncoder().encode(wide)
+        #expect(wideTree["list"]?[1] == .decimal(Decimal(string: "-9223372036854775809")!))
+        #expect(try StoredValueDecoder().decode(Wide.self, from: wideTree) == wide)
+        #expect(try JSONCodec.json.decode(Wide.self, from: JSONCodec.json.encode(wide)) == wide)
+
         var tooBig = value
-        tooBig.list[1] = Int128(Int64.min) - 1
+        tooBig.list[1] = Int128.min
         do {
             _ = try StoredValueEncoder().encode(tooBig)
-            Issue.record("a 65-bit integer was stored")
+            Issue.record("a 39-digit integer was stored")
         } catch EncodingError.invalidValue(_, let context) {
             #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == ["list", "1"])
-            #expect(context.debugDescription.contains("does not fit in 64 bits"))
+            #expect(context.debugDescription.contains("more than 38 significant digits"))
         }
         #expect(throws: DecodingError.self) { try StoredValueDecoder().decode(Int128.self, from: .double(1e40)) }
     }

@@ -61,7 +61,7 @@ extension StoredValue {
     /// a Double), everything else exactly.
     func matchesAsJSON(_ other: StoredValue) -> Bool {
         switch (self, other) {
-        case (.int, _), (.uint, _), (.double, _):
+        case (.int, _), (.uint, _), (.double, _), (.decimal, _):
             guard let left = doubleValue, let right = other.doubleValue else { return false }
             if let leftInt = int64Value, let rightInt = other.int64Value { return leftInt == rightInt }
             if let leftUInt = uint64Value, let rightUInt = other.uint64Value { return leftUInt == rightUInt }

@@ -13,17 +13,24 @@ import Foundation
 ///
 /// Numbers:
 /// - An integer (no fraction, no exponent) becomes ``StoredValue/int(_:)``, or
-///   ``StoredValue/uint(_:)`` above `Int64.max`. An integer outside
-///   `Int64.min...UInt64.max` is an error: it is never silently rounded.
+///   ``StoredValue/uint(_:)`` above `Int64.max`, or, outside `Int64.min...UInt64.max`, an exact
+///   ``StoredValue/decimal(_:)`` when it has at most 38 significant digits. An integer with more
+///   is an error: it is never silently rounded.
 /// - Any other number becomes ``StoredValue/double(_:)``, correctly rounded, except one with
 ///   18 to 38 significant digits, which a `Double` would round: it becomes an exact
-///   ``StoredValue/decimal(_:)`` (so a `Decimal` property reads back every digit). A number too
-///   large for a `Double` is an error; one too small becomes zero. `-0` stays the double `-0.0`.
+///   ``StoredValue/decimal(_:)`` (so a `Decimal` property reads back every digit). With more
+///   than 38 significant digits no type holds it exactly, and it becomes the nearest `Double`,
+///   as Python's `json` reads it. A number too large for a `Double` (`1e400`) is an error; one
+///   too small becomes zero. `-0` stays the double `-0.0`.
+///
+/// Whether a number fits the type a model asks for is the decoder's decision: reading
+/// `123456789012345678901234567890` succeeds, and decoding it as `Int64` fails at its coding
+/// path while decoding it as `Decimal` keeps every digit.
 ///
 /// When a key appears twice in an object, the last value wins (in the first one's place).
 /// Every failure is a ``RawCodingError`` with the line and column; ``Limits`` bound the size,
 /// nesting and number of values.
-public struct JSONReader: Sendable, FormatReader {
+public struct JSONReader: Sendable {
     /// The bounds enforced while reading.
     public var limits: Limits
 
@@ -38,13 +45,9 @@ public struct JSONReader: Sendable, FormatReader {
     /// - Returns: The value.
     /// - Throws: ``RawCodingError`` with the position of the first problem.
     public func read(_ data: Data) throws(RawCodingError) -> StoredValue {
-        try readValue(data)
+        try JSONTreeFormat().readValue(data, limits: limits)
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
-        var parser = JSONParser(bytes: bytes, limits: limits)
-        return try parser.parseDocument()
-    }
 }
 
 /// The recursive-descent parser behind ``JSONReader``.
@@ -416,27 +419,42 @@ struct JSONParser {
             if exponentNegative { exponent = -exponent }
         }
         index = cursor
-        if isInteger {
-            if overflow { throw integerOutOfRange(start) }
+        if isInteger, !overflow {
             if negative {
                 if mantissa == 0 { return .double(-0.0) }
-                guard mantissa <= UInt64(Int64.max) + 1 else { throw integerOutOfRange(start) }
-                return .int(mantissa == UInt64(Int64.max) + 1 ? .min : -Int64(mantissa))
+                if mantissa <= UInt64(Int64.max) + 1 {
+                    return .int(mantissa == UInt64(Int64.max) + 1 ? .min : -Int64(mantissa))
+                }
+            } else {
+                return mantissa <= UInt64(Int64.max) ? .int(Int64(mantissa)) : .uint(mantissa)
             }
-            return mantissa <= UInt64(Int64.max) ? .int(Int64(mantissa)) : .uint(mantissa)
         }
         let scale = exponent - fractionDigits
-        if !overflow, !exponentOverflow, let value = NumberParsing.exactDouble(mantissa: mantissa, scale: scale, negative: negative) {
+        if !isInteger, !overflow, !exponentOverflow,
+            let value = NumberParsing.exactDouble(mantissa: mantissa, scale: scale, negative: negative)
+        {
             return .double(value)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
+        let significant = NumberParsing.significantDigitCount(text.utf8)
+        if isInteger {
+            // Beyond 64 bits: exact as a Decimal, which holds 38 significant digits.
+            if significant <= NumberParsing.maximumDecimalDigits,
+                let decimal = Decimal(string: text, locale: Self.posix)
+            {
+                return .decimal(decimal)
+            }
+            throw integerOutOfRange(start)
+        }
         // More digits than a Double keeps, but few enough for a Decimal: keep them all.
-        if digitCount > 17, digitCount <= 38, !exponentOverflow, scale >= -120, scale <= 120,
-           let decimal = Decimal(string: text, locale: Self.posix) {
+        if digitCount > 17, significant <= NumberParsing.maximumDecimalDigits, !exponentOverflow,
+            scale >= -120, scale <= 120,
+            let decimal = Decimal(string: text, locale: Self.posix)
+        {
             return .decimal(decimal)
         }
         guard let value = Double(text), value.isFinite else {
-            throw malformed("number \(text.count > 40 ? String(text.prefix(40)) + "…" : text) is too large for a Double", at: start)
+            throw malformed("number \(NumberParsing.shown(text)) is too large for a Double", at: start)
         }
         return .double(value)
     }
@@ -445,8 +463,7 @@ struct JSONParser {
         var end = start + 1
         while end < bytes.count, isDigit(bytes[end]) { end += 1 }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-        return malformed("integer \(shown) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max)); store it as a string to keep it exact", at: start)
+        return malformed("integer \(NumberParsing.shown(text)) has more than \(NumberParsing.maximumDecimalDigits) significant digits, more than any number type holds exactly; store it as a string to keep it", at: start)
     }
 
     @inline(__always)

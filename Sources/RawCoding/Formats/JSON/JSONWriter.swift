@@ -19,7 +19,7 @@ import Foundation
 /// the value is.
 public struct JSONWriter: Sendable {
     /// Compact (no whitespace) or pretty (two-space indent, `"key" : value`).
-    public var formatting: JSONCodec.Formatting
+    public var formatting: JSONFormatting
     /// Whether dictionary keys are sorted by their UTF-8 bytes (the canonical form) rather than
     /// kept in the tree's order.
     public var sortsKeys: Bool
@@ -28,7 +28,7 @@ public struct JSONWriter: Sendable {
     /// - Parameters:
     ///   - formatting: Compact (default) or pretty.
     ///   - sortsKeys: Sort keys by UTF-8 bytes (default) or keep the tree's order.
-    public init(formatting: JSONCodec.Formatting = .compact, sortsKeys: Bool = true) {
+    public init(formatting: JSONFormatting = .compact, sortsKeys: Bool = true) {
         self.formatting = formatting
         self.sortsKeys = sortsKeys
     }
@@ -51,6 +51,14 @@ public struct JSONWriter: Sendable {
         try output.write(value, indent: 0)
         return output.bytes
     }
+}
+
+/// How JSON text is laid out.
+public enum JSONFormatting: Hashable, Sendable {
+    /// No whitespace: `{"a":1,"b":[true]}`. The canonical form.
+    case compact
+    /// Indented, one member per line.
+    case pretty
 }
 
 /// The growing output of a ``JSONWriter``.

@@ -22,7 +22,7 @@ import Foundation
 /// `plistlib` cannot represent. NaN, infinite and larger values are refused: they are not
 /// points in time.
 /// Sets and `NSKeyedArchiver`'s UIDs are refused: they have no ``StoredValue``.
-public struct BinaryPropertyListReader: Sendable, FormatReader {
+public struct BinaryPropertyListReader: Sendable {
     /// The bounds enforced while reading.
     public var limits: Limits
 
@@ -34,7 +34,7 @@ public struct BinaryPropertyListReader: Sendable, FormatReader {
 
     /// Whether `data` starts like a binary property list.
     public static func hasSignature(_ data: Data) -> Bool {
-        data.starts(with: Array("bplist00".utf8))
+        BinaryPropertyListTreeFormat().recognizes(data)
     }
 
     /// Reads the property list in `data`.
@@ -42,13 +42,9 @@ public struct BinaryPropertyListReader: Sendable, FormatReader {
     /// - Returns: The value.
     /// - Throws: ``RawCodingError`` with the byte offset of the first problem.
     public func read(_ data: Data) throws(RawCodingError) -> StoredValue {
-        try readValue(data)
+        try BinaryPropertyListTreeFormat().readValue(data, limits: limits)
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
-        var parser = try BinaryPropertyListParser(bytes: bytes, limits: limits)
-        return try parser.parseRoot()
-    }
 }
 
 struct BinaryPropertyListParser {
@@ -67,27 +63,23 @@ struct BinaryPropertyListParser {
     /// Containers being read right now: meeting one again is a cycle.
     var inProgress: [Bool]
 
-    static let trailerSize = 32
-    /// The farthest a date may be from 2001-01-01, in seconds: beyond 2^53 a `Double` no
-    /// longer holds every whole second, so such values are noise, not times.
-    static let largestDateOffset = 9_007_199_254_740_992.0
+    typealias Spec = BinaryPropertyListSpec
+    typealias Marker = BinaryPropertyListSpec.Marker
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) {
         self.bytes = bytes
         self.limits = limits
         maximumDepth = limits.effectiveDepth
-        guard bytes.count >= 8, bytes.starts(with: "bplist00".utf8) else {
+        guard bytes.count >= 8, bytes.starts(with: Spec.signature) else {
             throw .malformed(bytes.count < 8 ? "input is \(bytes.count) bytes, too short for a binary property list" : "not a binary property list: it does not start with \"bplist00\"", at: InputPosition(byteOffset: 0))
         }
-        guard bytes.count >= 8 + 1 + 1 + Self.trailerSize else {
+        guard bytes.count >= 8 + 1 + 1 + Spec.Trailer.size else {
             throw .malformed("input is \(bytes.count) bytes, too short for a header, an object, an offset and a trailer", at: InputPosition(byteOffset: bytes.count))
         }
-        let trailer = bytes.count - Self.trailerSize
-        let offsetSize = Int(bytes[trailer + 6])
-        let referenceSize = Int(bytes[trailer + 7])
-        let objectCount = Self.integer(bytes, at: trailer + 8, size: 8)
-        let rootObject = Self.integer(bytes, at: trailer + 16, size: 8)
-        let tableStart = Self.integer(bytes, at: trailer + 24, size: 8)
+        let trailer = bytes.count - Spec.Trailer.size
+        let fields = Spec.Trailer(readingEndOf: bytes)
+        let (offsetSize, referenceSize) = (fields.offsetSize, fields.referenceSize)
+        let (objectCount, rootObject, tableStart) = (fields.objectCount, fields.rootObject, fields.tableStart)
         let trailerPosition = InputPosition(byteOffset: trailer)
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
             throw .malformed("the trailer gives offsets of \(offsetSize) bytes and references of \(referenceSize) bytes; both must be 1 to 8", at: trailerPosition)
@@ -117,9 +109,7 @@ struct BinaryPropertyListParser {
 
     @inline(__always)
     static func integer(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for position in offset..<(offset + size) { value = value << 8 | UInt64(bytes[position]) }
-        return value
+        Spec.integer(bytes, at: offset, size: size)
     }
 
     func malformed(_ reason: String, at offset: Int) -> FormatFailure {
@@ -152,7 +142,7 @@ struct BinaryPropertyListParser {
         let before = valueCount
         let start = try offset(of: number)
         let marker = bytes[start]
-        let value = marker >> 4 == 0xA || marker >> 4 == 0xD
+        let value = marker >> 4 == Marker.array >> 4 || marker >> 4 == Marker.dictionary >> 4
             ? try container(number, at: start, marker: marker) : try scalarObject(number, at: start, marker: marker)
         cache.store(value, expandingTo: valueCount - before, at: number)
         return value
@@ -165,7 +155,7 @@ struct BinaryPropertyListParser {
         depth += 1
         inProgress[number] = true
         try count(1, at: number)
-        let value = marker >> 4 == 0xA ? try array(at: start, marker: marker) : try dictionary(at: start, marker: marker)
+        let value = marker >> 4 == Marker.array >> 4 ? try array(at: start, marker: marker) : try dictionary(at: start, marker: marker)
         inProgress[number] = false
         depth -= 1
         return value
@@ -196,11 +186,11 @@ struct BinaryPropertyListParser {
     /// Returns the count and the offset of the contents.
     func length(at start: Int, marker: UInt8) throws(FormatFailure) -> (count: Int, contents: Int) {
         let nibble = Int(marker & 0x0F)
-        guard nibble == 0x0F else { return (nibble, start + 1) }
+        guard nibble == Int(Marker.countFollows) else { return (nibble, start + 1) }
         let lengthMarker = start + 1
         guard lengthMarker < tableStart else { throw malformed("object at \(start) ends before its length", at: start) }
         let intMarker = bytes[lengthMarker]
-        guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
+        guard intMarker >> 4 == Marker.integer >> 4, intMarker & 0x0F <= 3 else {
             throw malformed("object at \(start) has a length that is not an integer of 1 to 8 bytes (marker \(UTF8Validation.hex(intMarker)))", at: lengthMarker)
         }
         let size = 1 << Int(intMarker & 0x0F)
@@ -264,11 +254,11 @@ struct BinaryPropertyListParser {
         case 0x0:
             switch marker {
             case 0x00: return .null
-            case 0x08: return .bool(false)
-            case 0x09: return .bool(true)
+            case Marker.false: return .bool(false)
+            case Marker.true: return .bool(true)
             default: throw malformed("unknown object marker \(UTF8Validation.hex(marker))", at: start)
             }
-        case 0x1:
+        case Marker.integer >> 4:
             let nibble = marker & 0x0F
             guard nibble <= 4 else { throw malformed("integer at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start) }
             let size = 1 << Int(nibble)
@@ -283,7 +273,7 @@ struct BinaryPropertyListParser {
             let value = Self.integer(bytes, at: start + 1, size: size)
             // 1-, 2- and 4-byte integers are unsigned; 8-byte ones are signed.
             return size == 8 ? .int(Int64(bitPattern: value)) : .int(Int64(value))
-        case 0x2:
+        case Marker.real8 >> 4:
             switch marker & 0x0F {
             case 2:
                 try checkExtent(4, unit: 1, from: start + 1, object: start, what: "real")
@@ -294,19 +284,19 @@ struct BinaryPropertyListParser {
             default:
                 throw malformed("real at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start)
             }
-        case 0x3:
-            guard marker == 0x33 else { throw malformed("date at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start) }
+        case Marker.date >> 4:
+            guard marker == Marker.date else { throw malformed("date at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start) }
             try checkExtent(8, unit: 1, from: start + 1, object: start, what: "date")
             let seconds = Double(bitPattern: Self.integer(bytes, at: start + 1, size: 8))
-            guard seconds.isFinite, seconds.magnitude <= Self.largestDateOffset else {
+            guard seconds.isFinite, seconds.magnitude <= Spec.largestDateOffset else {
                 throw malformed("date at \(start) is \(seconds) seconds from 2001; dates must be finite and within 2^53 seconds (285 million years) of 2001", at: start)
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case 0x4:
+        case Marker.data >> 4:
             let (count, contents) = try length(at: start, marker: marker)
             try checkExtent(count, unit: 1, from: contents, object: start, what: "data")
             return .data(Data(UnsafeBufferPointer(rebasing: bytes[contents..<(contents + count)])))
-        case 0x5:
+        case Marker.asciiString >> 4:
             let (count, contents) = try length(at: start, marker: marker)
             try checkExtent(count, unit: 1, from: contents, object: start, what: "ASCII string")
             let text = UnsafeBufferPointer(rebasing: bytes[contents..<(contents + count)])
@@ -314,7 +304,7 @@ struct BinaryPropertyListParser {
                 throw malformed("ASCII string at \(start) holds the byte \(UTF8Validation.hex(text[bad]))", at: contents + bad)
             }
             return .string(String(decoding: text, as: UTF8.self))
-        case 0x6:
+        case Marker.utf16String >> 4:
             let (count, contents) = try length(at: start, marker: marker)
             try checkExtent(count, unit: 2, from: contents, object: start, what: "UTF-16 string")
             return .string(try utf16(count: count, at: contents, object: start))

@@ -20,19 +20,30 @@ public struct BinaryPropertyListWriter: Sendable {
     /// Writes `value` as a binary property list.
     /// - Parameter value: The tree to write; any value may be the root.
     /// - Returns: The `bplist00` bytes.
-    public func write(_ value: StoredValue) -> Data {
-        Data(writeBytes(value))
+    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/encodingFailed``, with its
+    ///   path, for what ``BinaryPropertyListReader`` would refuse: a date that is not finite or
+    ///   is more than 2^53 seconds from 2001, or a ``StoredValue/decimal(_:)`` that no real holds
+    ///   exactly.
+    public func write(_ value: StoredValue) throws(RawCodingError) -> Data {
+        do {
+            return Data(try writeBytes(value))
+        } catch {
+            throw RawCodingError(error, subject: StoredValue.self)
+        }
     }
 
-    func writeBytes(_ value: StoredValue) -> [UInt8] {
+    func writeBytes(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
         var layout = BinaryPropertyListLayout()
-        _ = layout.add(value)
+        _ = try layout.add(value)
         return layout.serialize()
     }
 }
 
 /// The flattened object table of a binary property list being written.
 struct BinaryPropertyListLayout {
+    typealias Spec = BinaryPropertyListSpec
+    typealias Marker = BinaryPropertyListSpec.Marker
+
     /// What an object is, with container children as object numbers.
     enum Object {
         case scalar(StoredValue)
@@ -71,14 +82,20 @@ struct BinaryPropertyListLayout {
     var keyOrder = KeyOrder()
 
     /// Adds `value` and everything under it; returns its object number.
-    mutating func add(_ value: StoredValue) -> Int {
+    mutating func add(_ value: StoredValue) throws(FormatFailure) -> Int {
         switch value {
         case .array(let elements):
             let number = objects.count
             objects.append(.array([]))
             var children: [Int] = []
             children.reserveCapacity(elements.count)
-            for element in elements { children.append(add(element)) }
+            for (index, element) in elements.enumerated() {
+                do {
+                    children.append(try add(element))
+                } catch {
+                    throw error.inside(.index(index))
+                }
+            }
             objects[number] = .array(children)
             return number
         case .dictionary(let dictionary):
@@ -87,25 +104,42 @@ struct BinaryPropertyListLayout {
             let order = keyOrder.order(of: dictionary)
             var keys: [Int] = []
             keys.reserveCapacity(order.count)
-            for position in order { keys.append(add(.string(dictionary.entries[position].key))) }
+            for position in order { keys.append(addKey(dictionary.entries[position].key)) }
             var values: [Int] = []
             values.reserveCapacity(order.count)
-            for position in order { values.append(add(dictionary.entries[position].value)) }
+            for position in order {
+                do {
+                    values.append(try add(dictionary.entries[position].value))
+                } catch {
+                    throw error.inside(.key(StoredCodingKey(stringValue: dictionary.entries[position].key)))
+                }
+            }
             objects[number] = .dictionary(keys: keys, values: values)
             return number
         case .null:
-            return add(.string(XMLPropertyListWriter.nullMarker))
+            return addKey(XMLPropertyListWriter.nullMarker)
         case .bool(let flag): return scalar(value, key: .bool(flag))
         case .int(let number): return scalar(value, key: .int(number))
         case .uint(let number): return scalar(value, key: .uint(number))
         case .double(let number): return scalar(value, key: .double(number.bitPattern))
         case .decimal(let number):
-            // Property lists have no decimals: the nearest Double.
-            return add(.double(number.nearestDouble))
-        case .date(let date): return scalar(value, key: .date(date.timeIntervalSinceReferenceDate.bitPattern))
+            // Property lists have no decimals: a real when one holds it exactly.
+            guard let double = number.exactDouble else { throw .unwritable(number.propertyListRefusal) }
+            return scalar(.double(double), key: .double(double.bitPattern))
+        case .date(let date):
+            let seconds = date.timeIntervalSinceReferenceDate
+            guard seconds.isFinite, seconds.magnitude <= BinaryPropertyListSpec.largestDateOffset else {
+                throw .unwritable("a binary property list cannot hold a date \(seconds) seconds from 2001: its readers take finite dates within 2^53 seconds (285 million years) of 2001")
+            }
+            return scalar(value, key: .date(seconds.bitPattern))
         case .string(let text): return scalar(value, key: .string(ExactText(text: text)))
         case .data(let data): return scalar(value, key: .data(data))
         }
+    }
+
+    /// Adds a string that cannot fail: a key, or the null marker.
+    mutating func addKey(_ key: String) -> Int {
+        scalar(.string(key), key: .string(ExactText(text: key)))
     }
 
     mutating func scalar(_ value: StoredValue, key: ScalarKey) -> Int {
@@ -120,7 +154,7 @@ struct BinaryPropertyListLayout {
 
     func serialize() -> [UInt8] {
         let referenceSize = Self.width(for: UInt64(objects.count))
-        var bytes = Array("bplist00".utf8)
+        var bytes = Spec.signature
         var offsets: [Int] = []
         offsets.reserveCapacity(objects.count)
         for object in objects {
@@ -128,10 +162,10 @@ struct BinaryPropertyListLayout {
             switch object {
             case .scalar(let value): Self.append(scalar: value, to: &bytes)
             case .array(let children):
-                Self.appendMarker(0xA0, count: children.count, to: &bytes)
+                Self.appendMarker(Marker.array, count: children.count, to: &bytes)
                 for child in children { Self.append(UInt64(child), width: referenceSize, to: &bytes) }
             case .dictionary(let keys, let values):
-                Self.appendMarker(0xD0, count: keys.count, to: &bytes)
+                Self.appendMarker(Marker.dictionary, count: keys.count, to: &bytes)
                 for child in keys { Self.append(UInt64(child), width: referenceSize, to: &bytes) }
                 for child in values { Self.append(UInt64(child), width: referenceSize, to: &bytes) }
             }
@@ -139,11 +173,10 @@ struct BinaryPropertyListLayout {
         let tableStart = bytes.count
         let offsetSize = Self.width(for: UInt64(tableStart))
         for offset in offsets { Self.append(UInt64(offset), width: offsetSize, to: &bytes) }
-        // The trailer: six unused bytes, the two sizes, then object count, root and table offset.
-        bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
-        Self.append(UInt64(objects.count), width: 8, to: &bytes)
-        Self.append(0, width: 8, to: &bytes)
-        Self.append(UInt64(tableStart), width: 8, to: &bytes)
+        Spec.Trailer(
+            offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objects.count, rootObject: 0,
+            tableStart: tableStart
+        ).append(to: &bytes)
         return bytes
     }
 
@@ -158,11 +191,7 @@ struct BinaryPropertyListLayout {
     }
 
     static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-        var shift = (width - 1) * 8
-        while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
-        }
+        Spec.append(value, width: width, to: &bytes)
     }
 
     /// A marker with its count: in the low nibble below 15, else `0xF` and an integer object.
@@ -170,14 +199,14 @@ struct BinaryPropertyListLayout {
         if count < 15 {
             bytes.append(marker | UInt8(count))
         } else {
-            bytes.append(marker | 0x0F)
+            bytes.append(marker | Marker.countFollows)
             appendInteger(UInt64(count), to: &bytes)
         }
     }
 
     static func appendInteger(_ value: UInt64, to bytes: inout [UInt8]) {
         let width = width(for: value)
-        bytes.append(0x10 | UInt8(width.trailingZeroBitCount))
+        bytes.append(Marker.integer | UInt8(width.trailingZeroBitCount))
         append(value, width: width, to: &bytes)
     }
 
@@ -185,24 +214,17 @@ struct BinaryPropertyListLayout {
     /// transcoded from the (valid) UTF-8.
     static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         if UTF8Validation.isASCII(utf8) {
-            appendMarker(0x50, count: utf8.count, to: &bytes)
+            appendMarker(Marker.asciiString, count: utf8.count, to: &bytes)
             bytes.append(contentsOf: utf8)
             return
         }
         var units = 0
-        var ascii = true
         for byte in utf8 {
-            if byte >= 0x80 { ascii = false }
             // One UTF-16 unit per scalar (lead bytes), two for scalars past U+FFFF.
             if byte & 0xC0 != 0x80 { units += 1 }
             if byte >= 0xF0 { units += 1 }
         }
-        if ascii {
-            appendMarker(0x50, count: utf8.count, to: &bytes)
-            bytes.append(contentsOf: utf8)
-            return
-        }
-        appendMarker(0x60, count: units, to: &bytes)
+        appendMarker(Marker.utf16String, count: units, to: &bytes)
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: units * 2))
         bytes.withUnsafeMutableBufferPointer { output in
@@ -245,30 +267,30 @@ struct BinaryPropertyListLayout {
     static func append(scalar value: StoredValue, to bytes: inout [UInt8]) {
         switch value {
         case .bool(let flag):
-            bytes.append(flag ? 0x09 : 0x08)
+            bytes.append(flag ? Marker.true : Marker.false)
         case .int(let number):
             if number >= 0 {
                 appendInteger(UInt64(number), to: &bytes)
             } else {
-                bytes.append(0x13)
+                bytes.append(Marker.integer8)
                 append(UInt64(bitPattern: number), width: 8, to: &bytes)
             }
         case .uint(let number):
             if number <= UInt64(Int64.max) {
                 appendInteger(number, to: &bytes)
             } else {
-                bytes.append(0x14)
+                bytes.append(Marker.integer16)
                 append(0, width: 8, to: &bytes)
                 append(number, width: 8, to: &bytes)
             }
         case .double(let number):
-            bytes.append(0x23)
+            bytes.append(Marker.real8)
             append(number.bitPattern, width: 8, to: &bytes)
         case .date(let date):
-            bytes.append(0x33)
+            bytes.append(Marker.date)
             append(date.timeIntervalSinceReferenceDate.bitPattern, width: 8, to: &bytes)
         case .data(let data):
-            appendMarker(0x40, count: data.count, to: &bytes)
+            appendMarker(Marker.data, count: data.count, to: &bytes)
             bytes.append(contentsOf: data)
         case .string(let text):
             var text = text

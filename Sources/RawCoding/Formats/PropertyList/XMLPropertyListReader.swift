@@ -22,7 +22,7 @@ import Foundation
 ///
 /// Every failure is a ``RawCodingError`` with line and column; ``Limits`` bound the size,
 /// nesting and number of values.
-public struct XMLPropertyListReader: Sendable, FormatReader {
+public struct XMLPropertyListReader: Sendable {
     /// The bounds enforced while reading.
     public var limits: Limits
 
@@ -37,13 +37,9 @@ public struct XMLPropertyListReader: Sendable, FormatReader {
     /// - Returns: The value.
     /// - Throws: ``RawCodingError`` with the position of the first problem.
     public func read(_ data: Data) throws(RawCodingError) -> StoredValue {
-        try readValue(data)
+        try XMLPropertyListTreeFormat().readValue(data, limits: limits)
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
-        var parser = XMLPropertyListParser(bytes: bytes, limits: limits)
-        return try parser.parseDocument()
-    }
 }
 
 struct XMLPropertyListParser {
@@ -357,7 +353,7 @@ struct XMLPropertyListParser {
             let contentStart = index
             let reader = self
             return try withContent(of: .date, selfClosing: selfClosing, at: start) { content throws(FormatFailure) in
-                guard let date = PropertyListDate.date(from: reader.trimmed(content)) else {
+                guard let date = DateText.date(from: reader.trimmed(content)) else {
                     throw reader.malformed("invalid date \"\(reader.shown(content))\"; expected YYYY-MM-DDTHH:MM:SSZ", at: contentStart)
                 }
                 return .date(date)

@@ -25,7 +25,8 @@ public struct XMLPropertyListWriter: Sendable {
     /// - Parameter value: The tree to write; any value may be the root.
     /// - Returns: UTF-8 XML, ending in a newline.
     /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/encodingFailed``, with its
-    ///   path, for a date outside the years 0000–9999 that the format's text can hold.
+    ///   path, for a date outside the years 0000–9999 that the format's text can hold, or a
+    ///   ``StoredValue/decimal(_:)`` that no real holds exactly.
     public func write(_ value: StoredValue) throws(RawCodingError) -> Data {
         do {
             return Data(try writeBytes(value))
@@ -98,14 +99,13 @@ struct XMLOutput {
             }
             append("</real>\n")
         case .decimal(let number):
-            // Property lists have no decimals: a real, read back as the nearest Double.
-            append("<real>")
-            if number.isNaN { append("nan") } else { bytes.append(contentsOf: number.description.utf8) }
-            append("</real>\n")
+            // Property lists have no decimals: a real when one holds it exactly.
+            guard let double = number.exactDouble else { throw .unwritable(number.propertyListRefusal) }
+            try write(.double(double), indent: indent)
         case .string(let text):
             element("string", text)
         case .date(let date):
-            guard let text = PropertyListDate.text(of: date) else {
+            guard let text = DateText.text(of: date) else {
                 throw .unwritable("an XML property list cannot hold the date \(date.timeIntervalSince1970) seconds since 1970: its text holds the years 0000 to 9999 only")
             }
             append("<date>")
@@ -174,83 +174,5 @@ struct XMLOutput {
             default: bytes.append(byte)
             }
         }
-    }
-}
-
-/// Property-list dates as text: `2001-01-01T00:00:00Z`, UTC, whole seconds.
-enum PropertyListDate {
-    /// The text of `date`, rounded down to the second; `nil` outside the years 0000–9999
-    /// that four digits spell (`Date.distantPast` is in the year 0000).
-    static func text(of date: Date) -> String? {
-        let seconds = (date.timeIntervalSince1970).rounded(.down)
-        guard seconds >= -62_167_219_200, seconds <= 253_402_300_799 else { return nil }
-        let total = Int64(seconds)
-        var days = total / 86_400
-        var secondOfDay = total % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
-        let (year, month, day) = civil(fromDays: days)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let yearText = String(year)
-        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
-            + "-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
-    }
-
-    /// Reads `YYYY-MM-DDTHH:MM:SSZ`; `nil` when the text is not exactly that, or not a real
-    /// date and time.
-    static func date(from text: some Collection<UInt8>) -> Date? {
-        let bytes = Array(text)
-        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              bytes[19] == UInt8(ascii: "Z")
-        else { return nil }
-        func number(_ range: Range<Int>) -> Int64? {
-            var value: Int64 = 0
-            for byte in bytes[range] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour < 24, minute < 60, second < 60
-        else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        let total = days * 86_400 + hour * 3600 + minute * 60 + second
-        return Date(timeIntervalSince1970: Double(total))
-    }
-
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -51,7 +51,7 @@ public struct InputPosition: Hashable, Sendable, CustomStringConvertible {
 ///
 /// One reference wide: readers recurse once per nesting level, and every typed `throws` keeps
 /// a slot for the error in its frame, so a small error keeps deep nesting within small stacks.
-struct FormatFailure: Error {
+package struct FormatFailure: Error {
     private final class Storage: Sendable {
         let kind: RawCodingError.Kind
         let reason: String
@@ -88,6 +88,12 @@ struct FormatFailure: Error {
         FormatFailure(kind: .limitExceeded, reason: reason, position: position)
     }
 
+    /// A tree the writer refuses because its reader, under the same ``Limits``, would.
+    @inline(never)
+    static func overLimit(_ reason: String) -> FormatFailure {
+        FormatFailure(kind: .encodingFailed, reason: reason, position: nil)
+    }
+
     @inline(never)
     static func unwritable(_ reason: String) -> FormatFailure {
         FormatFailure(kind: .encodingFailed, reason: reason, position: nil)
@@ -101,7 +107,7 @@ struct FormatFailure: Error {
 
 extension RawCodingError {
     /// The error a codec reports for a reader's or writer's failure while handling `subject`.
-    init(_ failure: FormatFailure, subject: Any.Type) {
+    package init(_ failure: FormatFailure, subject: Any.Type) {
         self.init(
             kind: failure.kind, typeName: String(reflecting: subject),
             codingPath: failure.path.map(\.codingKey), reason: failure.reason,

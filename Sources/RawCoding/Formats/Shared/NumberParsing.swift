@@ -1,6 +1,33 @@
 /// Decimal number text to `Double`, shared by the text readers: exact and fast for the
 /// common case, `Double(String)` (correctly rounded, locale-free) otherwise.
 enum NumberParsing {
+    /// The most significant digits a `Decimal` holds exactly (its 128-bit mantissa holds every
+    /// 38-digit integer).
+    static let maximumDecimalDigits = 38
+
+    /// The digits of number text from the first non-zero digit to the last non-zero one,
+    /// ignoring sign, point and exponent: `"-0.00120e5"` has 2.
+    static func significantDigitCount(_ text: String.UTF8View) -> Int {
+        var count = 0
+        var pendingZeros = 0
+        for byte in text {
+            if byte | 0x20 == UInt8(ascii: "e") { break }
+            guard byte &- UInt8(ascii: "0") < 10 else { continue }
+            if byte == UInt8(ascii: "0") {
+                if count > 0 { pendingZeros += 1 }
+            } else {
+                count += pendingZeros + 1
+                pendingZeros = 0
+            }
+        }
+        return count
+    }
+
+    /// Number text cut to 40 characters for messages.
+    static func shown(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+
     /// `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5` and `5.`) as a `Double`; `nil` when
     /// the text is not such a number. Infinite results are returned as such; callers decide.
     static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double? {

@@ -16,16 +16,16 @@ extension DecodingNode {
         switch value {
         case .int(let int):
             if let result = Integer(exactly: int) { return result }
-            throw corrupted("Number \(int) is not representable in \(Integer.self).", step: step)
+            throw corrupted("\(int) does not fit \(Integer.self).", step: step)
         case .uint(let uint):
             if let result = Integer(exactly: uint) { return result }
-            throw corrupted("Number \(uint) is not representable in \(Integer.self).", step: step)
+            throw corrupted("\(uint) does not fit \(Integer.self).", step: step)
         case .double(let double):
             if let result = Integer(exactly: double) { return result }
-            throw corrupted("Number \(double) is not representable in \(Integer.self).", step: step)
+            throw corrupted("\(double) does not fit \(Integer.self).", step: step)
         case .decimal(let decimal):
             if let result = Integer(decimal.description) { return result }
-            throw corrupted("Number \(decimal) is not representable in \(Integer.self).", step: step)
+            throw corrupted("\(decimal) does not fit \(Integer.self).", step: step)
         default:
             throw mismatch(Integer.self, value, step: step)
         }
@@ -52,7 +52,7 @@ extension DecodingNode {
     func unboxFloat(_ value: StoredValue, step: CodingPathStep?) throws -> Float {
         let double = try unboxDouble(value, step: step)
         if double.isFinite, abs(double) > Double(Float.greatestFiniteMagnitude) {
-            throw corrupted("Number \(double) is not representable in Float.", step: step)
+            throw corrupted("\(double) does not fit Float.", step: step)
         }
         return Float(double)
     }

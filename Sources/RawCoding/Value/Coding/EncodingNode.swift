@@ -175,7 +175,6 @@ final class EncodingNode: Encoder {
     /// A `Decimal` as the codec wants it; `nil` to encode it through its own `Codable` form.
     private func boxDecimal(_ decimal: Decimal) -> StoredValue? {
         switch context.options.decimalEncoding {
-        case .double: .double(decimal.nearestDouble)
         case .stored: .decimal(decimal)
         case .deferredToDecimal: nil
         }

@@ -1,0 +1,91 @@
+/// The `bplist00` layout, shared by ``BinaryPropertyListReader`` and ``BinaryPropertyListWriter``.
+///
+/// A file is the signature, the objects, a table of object offsets, and a 32-byte trailer.
+/// Each object starts with a marker byte: its type in the high nibble and, for sized types, a
+/// count in the low nibble (`0xF`: the count follows as an integer object).
+enum BinaryPropertyListSpec {
+    /// The first eight bytes of every binary property list.
+    static let signature: [UInt8] = Array("bplist00".utf8)
+
+    /// The farthest a date may be from 2001-01-01, in seconds: beyond 2^53 a `Double` no
+    /// longer holds every whole second, so such values are noise, not times. Readers refuse
+    /// them and the writer does not write them.
+    static let largestDateOffset = 9_007_199_254_740_992.0
+
+    /// Marker bytes, or their type nibbles for sized types.
+    enum Marker {
+        static let `false`: UInt8 = 0x08
+        static let `true`: UInt8 = 0x09
+        /// `0x1n`: an integer of 2^n bytes.
+        static let integer: UInt8 = 0x10
+        /// A signed 8-byte integer.
+        static let integer8: UInt8 = 0x13
+        /// A 16-byte integer (the high 8 bytes zero for values above `Int64.max`).
+        static let integer16: UInt8 = 0x14
+        /// A 4-byte real (read only).
+        static let real4: UInt8 = 0x22
+        static let real8: UInt8 = 0x23
+        static let date: UInt8 = 0x33
+        static let data: UInt8 = 0x40
+        static let asciiString: UInt8 = 0x50
+        static let utf16String: UInt8 = 0x60
+        static let array: UInt8 = 0xA0
+        static let dictionary: UInt8 = 0xD0
+        /// The low nibble saying the count follows as an integer object.
+        static let countFollows: UInt8 = 0x0F
+    }
+
+    /// The last 32 bytes: six unused bytes, the offset and reference widths, then the object
+    /// count, the root object's number and the offset table's start, 8 bytes each, big-endian.
+    struct Trailer {
+        static let size = 32
+
+        var offsetSize: Int
+        var referenceSize: Int
+        var objectCount: UInt64
+        var rootObject: UInt64
+        var tableStart: UInt64
+
+        /// The trailer at the end of `bytes` (at least ``size`` long).
+        init(readingEndOf bytes: UnsafeBufferPointer<UInt8>) {
+            let start = bytes.count - Self.size
+            offsetSize = Int(bytes[start + 6])
+            referenceSize = Int(bytes[start + 7])
+            objectCount = BinaryPropertyListSpec.integer(bytes, at: start + 8, size: 8)
+            rootObject = BinaryPropertyListSpec.integer(bytes, at: start + 16, size: 8)
+            tableStart = BinaryPropertyListSpec.integer(bytes, at: start + 24, size: 8)
+        }
+
+        init(offsetSize: Int, referenceSize: Int, objectCount: Int, rootObject: Int, tableStart: Int) {
+            self.offsetSize = offsetSize
+            self.referenceSize = referenceSize
+            self.objectCount = UInt64(objectCount)
+            self.rootObject = UInt64(rootObject)
+            self.tableStart = UInt64(tableStart)
+        }
+
+        func append(to bytes: inout [UInt8]) {
+            bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
+            BinaryPropertyListSpec.append(objectCount, width: 8, to: &bytes)
+            BinaryPropertyListSpec.append(rootObject, width: 8, to: &bytes)
+            BinaryPropertyListSpec.append(tableStart, width: 8, to: &bytes)
+        }
+    }
+
+    /// The big-endian unsigned integer of `size` bytes at `offset`.
+    @inline(__always)
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for position in offset..<(offset + size) { value = value << 8 | UInt64(bytes[position]) }
+        return value
+    }
+
+    /// Appends `value` as a big-endian integer of `width` bytes.
+    static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+        var shift = (width - 1) * 8
+        while shift >= 0 {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+}

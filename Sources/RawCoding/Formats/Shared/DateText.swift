@@ -1,0 +1,149 @@
+import Foundation
+
+/// Dates as text, in UTC: the property-list form `2001-01-01T00:00:00Z` (whole seconds), and
+/// exact ISO 8601 (`2001-01-01T00:00:00.25Z`, with as many fractional digits as the `Date`
+/// needs to read back as itself). Shared by the XML property-list reader and writer and the
+/// JSON codec's ISO 8601 dates.
+enum DateText {
+    /// The text of `date`, rounded down to the second; `nil` outside the years 0000–9999
+    /// that four digits spell (`Date.distantPast` is in the year 0000).
+    static func text(of date: Date) -> String? {
+        let seconds = (date.timeIntervalSince1970).rounded(.down)
+        guard seconds >= -62_167_219_200, seconds <= 253_402_300_799 else { return nil }
+        let total = Int64(seconds)
+        var days = total / 86_400
+        var secondOfDay = total % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = civil(fromDays: days)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText = String(year)
+        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
+            + "-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+    }
+
+    /// Reads `YYYY-MM-DDTHH:MM:SSZ`; `nil` when the text is not exactly that, or not a real
+    /// date and time.
+    static func date(from text: some Collection<UInt8>) -> Date? {
+        let bytes = Array(text)
+        guard bytes.count == 20, bytes[19] == UInt8(ascii: "Z") else { return nil }
+        return wholeSeconds(bytes).map { Date(timeIntervalSince1970: Double($0)) }
+    }
+
+    /// The seconds since 1970 of the `YYYY-MM-DDTHH:MM:SS` at the start of `bytes`.
+    private static func wholeSeconds(_ bytes: [UInt8]) -> Int64? {
+        guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for byte in bytes[range] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60
+        else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return days * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
+    /// Seconds from 1970-01-01 to 2001-01-01, the reference date.
+    static let referenceDateOffset: Int64 = 978_307_200
+
+    /// `date` as ISO 8601 in UTC with the fewest fractional digits (none for whole seconds, as
+    /// `ISO8601DateFormatter` writes) that read back as exactly this `Date`; `nil` outside the
+    /// years 0000–9999, for a non-finite date, or when 20 fractional digits are not enough.
+    static func exactISO8601(of date: Date) -> String? {
+        let seconds = date.timeIntervalSinceReferenceDate
+        guard seconds.isFinite, seconds.magnitude < 1e12 else { return nil }
+        let whole = seconds.rounded(.down)
+        let fraction = seconds - whole  // exact: both are within 2^53 of each other
+        guard let base = text(of: Date(timeIntervalSinceReferenceDate: whole)) else { return nil }
+        guard fraction != 0 else { return base }
+        let stem = base.dropLast()  // the "Z"
+        var scale = 1.0
+        for digits in 1...20 {
+            scale *= 10
+            let scaled = (fraction * scale).rounded()
+            guard scaled < scale else { continue }
+            var text = String(UInt64(scaled))
+            text = String(repeating: "0", count: digits - text.count) + text
+            while text.hasSuffix("0") { text.removeLast() }
+            if let parsed = Double("0." + text), whole + parsed == seconds {
+                return "\(stem).\(text)Z"
+            }
+        }
+        return nil
+    }
+
+    /// Reads ISO 8601 date-times as written by ``exactISO8601(of:)`` and by `ISO8601DateFormatter`:
+    /// `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, then `Z` or an offset `±HH:MM`.
+    static func dateFromISO8601(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard let wholeSince1970 = wholeSeconds(bytes) else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            let start = index
+            index += 1
+            while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            guard index - start > 1, let value = Double("0" + String(decoding: bytes[start..<index], as: UTF8.self)) else {
+                return nil
+            }
+            fraction = value
+        }
+        var offset: Int64 = 0
+        guard index < bytes.count else { return nil }
+        if bytes[index] == UInt8(ascii: "Z"), index + 1 == bytes.count {
+            offset = 0
+        } else if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"), index + 6 == bytes.count,
+            bytes[index + 3] == UInt8(ascii: ":"),
+            let hours = Int64(String(decoding: bytes[(index + 1)..<(index + 3)], as: UTF8.self)),
+            let minutes = Int64(String(decoding: bytes[(index + 4)..<(index + 6)], as: UTF8.self)),
+            hours < 24, minutes < 60
+        {
+            offset = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+        } else {
+            return nil
+        }
+        let whole = Double(wholeSince1970 - offset - referenceDateOffset)
+        return Date(timeIntervalSinceReferenceDate: whole + fraction)
+    }
+
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

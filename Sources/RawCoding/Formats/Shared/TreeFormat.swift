@@ -1,0 +1,176 @@
+import Foundation
+
+/// The tree-level format layer: one stored format as bytes ⇄ ``StoredValue`` under ``Limits``.
+///
+/// Codecs are (engine options, a `TreeFormat`, limits); the command-line tool and byte-backed
+/// stores use formats directly. Formats know nothing of `Codable`.
+///
+/// The write rule: ``writeTree(_:limits:)`` refuses, with the path, every tree that
+/// ``readTree(_:limits:)`` under the same limits would refuse (too deep, too many values, more
+/// bytes than ``Limits/maximumInputSize``, or a value the format's readers do not take back),
+/// so nothing is written that cannot be read back.
+package protocol TreeFormat: Sendable {
+    /// The format's name for messages: `JSON`, `XML property list`, `binary property list`.
+    var formatName: String { get }
+
+    /// Parses a whole input (the size limit already checked).
+    func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue
+
+    /// Writes a tree without the limit checks; throws for values the format cannot hold.
+    func serialize(_ value: StoredValue) throws(FormatFailure) -> [UInt8]
+
+    /// Whether `data` starts the way this format's documents start.
+    func recognizes(_ data: Data) -> Bool
+}
+
+extension TreeFormat {
+    /// Reads a whole input under `limits`.
+    package func readTree(_ data: Data, limits: Limits) throws(FormatFailure) -> StoredValue {
+        guard data.count <= limits.maximumInputSize else { throw limits.inputSizeFailure(data.count) }
+        let result = data.withUnsafeBytes { raw -> Result<StoredValue, FormatFailure> in
+            do throws(FormatFailure) {
+                return .success(try parse(raw.bindMemory(to: UInt8.self), limits: limits))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Writes `value`, refusing what ``readTree(_:limits:)`` with the same limits would refuse.
+    package func writeTree(_ value: StoredValue, limits: Limits) throws(FormatFailure) -> [UInt8] {
+        var census = TreeCensus(limits: limits)
+        try census.visit(value, depth: 0)
+        let bytes = try serialize(value)
+        guard bytes.count <= limits.maximumInputSize else {
+            throw .overLimit(
+                "the \(formatName) output is \(bytes.count) bytes, over the limit of \(limits.maximumInputSize) bytes its reader takes (Limits.maximumInputSize)")
+        }
+        return bytes
+    }
+}
+
+/// Counts a tree's values and nesting the way the readers count them: every value once per
+/// place it appears, and each array or dictionary one level deeper than its container.
+struct TreeCensus {
+    let limits: Limits
+    let maximumDepth: Int
+    var count = 0
+
+    init(limits: Limits) {
+        self.limits = limits
+        maximumDepth = limits.effectiveDepth
+    }
+
+    mutating func visit(_ value: StoredValue, depth: Int) throws(FormatFailure) {
+        count += 1
+        guard count <= limits.maximumValueCount else {
+            throw .overLimit("the tree holds more than \(limits.maximumValueCount) values, more than its reader takes (Limits.maximumValueCount)")
+        }
+        switch value {
+        case .array(let elements):
+            guard depth < maximumDepth else { throw depthFailure() }
+            for (index, element) in elements.enumerated() {
+                do {
+                    try visit(element, depth: depth + 1)
+                } catch {
+                    throw error.inside(.index(index))
+                }
+            }
+        case .dictionary(let dictionary):
+            guard depth < maximumDepth else { throw depthFailure() }
+            for entry in dictionary.entries {
+                do {
+                    try visit(entry.value, depth: depth + 1)
+                } catch {
+                    throw error.inside(.key(StoredCodingKey(stringValue: entry.key)))
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    func depthFailure() -> FormatFailure {
+        .overLimit("nesting is deeper than \(maximumDepth) levels, deeper than its reader takes (Limits.maximumDepth)")
+    }
+}
+
+/// JSON text (``JSONReader`` and ``JSONWriter``).
+package struct JSONTreeFormat: TreeFormat {
+    package var formatting: JSONFormatting
+
+    package init(formatting: JSONFormatting = .compact) {
+        self.formatting = formatting
+    }
+
+    package var formatName: String { "JSON" }
+
+    package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
+        var parser = JSONParser(bytes: bytes, limits: limits)
+        return try parser.parseDocument()
+    }
+
+    package func serialize(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
+        try JSONWriter(formatting: formatting).writeBytes(value)
+    }
+
+    /// Anything that is not a property list is taken for JSON.
+    package func recognizes(_ data: Data) -> Bool {
+        !BinaryPropertyListTreeFormat().recognizes(data) && !XMLPropertyListTreeFormat().recognizes(data)
+    }
+}
+
+/// XML property lists (``XMLPropertyListReader`` and ``XMLPropertyListWriter``).
+package struct XMLPropertyListTreeFormat: TreeFormat {
+    package init() {}
+
+    package var formatName: String { "XML property list" }
+
+    package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
+        var parser = XMLPropertyListParser(bytes: bytes, limits: limits)
+        return try parser.parseDocument()
+    }
+
+    package func serialize(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
+        try XMLPropertyListWriter().writeBytes(value)
+    }
+
+    /// The first visible character (after whitespace and a byte-order mark) is `<`.
+    package func recognizes(_ data: Data) -> Bool {
+        let skipped: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]
+        return data.prefix(64).first(where: { !skipped.contains($0) }) == UInt8(ascii: "<")
+    }
+}
+
+/// Binary property lists (``BinaryPropertyListReader`` and ``BinaryPropertyListWriter``).
+package struct BinaryPropertyListTreeFormat: TreeFormat {
+    package init() {}
+
+    package var formatName: String { "binary property list" }
+
+    package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
+        var parser = try BinaryPropertyListParser(bytes: bytes, limits: limits)
+        return try parser.parseRoot()
+    }
+
+    package func serialize(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
+        try BinaryPropertyListWriter().writeBytes(value)
+    }
+
+    /// The `bplist00` signature.
+    package func recognizes(_ data: Data) -> Bool {
+        data.starts(with: BinaryPropertyListSpec.signature)
+    }
+}
+
+/// Format detection, in one place.
+package enum TreeFormats {
+    /// The format `data` is in: binary property list by its signature, XML property list when
+    /// its first visible character is `<`, JSON otherwise.
+    package static func detect(_ data: Data) -> any TreeFormat {
+        if BinaryPropertyListTreeFormat().recognizes(data) { return BinaryPropertyListTreeFormat() }
+        if XMLPropertyListTreeFormat().recognizes(data) { return XMLPropertyListTreeFormat() }
+        return JSONTreeFormat()
+    }
+}
