@@ -138,7 +138,7 @@ struct RawCodableTests {
         raw = raw.replacingOccurrences(of: #""email":"me@example.com""#, with: #""email":42"#)
         let error = #expect(throws: RawCodingError.self) { try RawCodable<SampleSettings>(decoding: raw) }
         #expect(error?.kind == .decodingFailed)
-        #expect(error?.codingPathDescription == #""account.email""#)
+        #expect(error?.codingPathDescription == "account.email")
         #expect(error?.description.contains("account.email") == true)
         #expect(error?.typeName.hasSuffix("SampleSettings") == true)
 
@@ -150,7 +150,7 @@ struct RawCodableTests {
         let inArray = #expect(throws: RawCodingError.self) {
             try RawCodable<[SampleSettings.Account]>(decoding: #"[{"id":1,"joined":0},{"id":"x","joined":0}]"#)
         }
-        #expect(inArray?.codingPathDescription == #""[1].id""#)
+        #expect(inArray?.codingPathDescription == "[1].id")
     }
 
     @Test func reportsEncodingFailuresAndReturnsTheDocumentedFallback() throws {
@@ -163,7 +163,7 @@ struct RawCodableTests {
         let error = try #require(reported.all.first)
         #expect(reported.all.count == 1)
         #expect(error.kind == .encodingFailed)
-        #expect(error.codingPathDescription == #""broken""#)
+        #expect(error.codingPathDescription == "broken")
         #expect(throws: RawCodingError.self) { try RawCodable(Unencodable()).encodedRawValue() }
     }
 

@@ -108,7 +108,7 @@ struct RecursionTrapTests {
     @Test func namesWhereInTheValueTheTrapWasMet() {
         struct Holder: Codable { var items: [TrappedModel] }
         let error = #expect(throws: RawCodingError.self) { try JSONCodec.json.encode(Holder(items: [TrappedModel()])) }
-        #expect(error?.codingPathDescription == #""items[0]""#)
+        #expect(error?.codingPathDescription == "items[0]")
     }
 
     @Test func foundationsOwnEncoderSeesTheTypedErrorToo() {

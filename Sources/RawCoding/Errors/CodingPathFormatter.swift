@@ -11,6 +11,6 @@ enum CodingPathFormatter {
                 text += key.stringValue.isEmpty ? "\"\"" : key.stringValue
             }
         }
-        return "\"\(text)\""
+        return text
     }
 }

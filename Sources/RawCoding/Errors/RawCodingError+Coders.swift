@@ -1,7 +1,13 @@
 /// Turning the errors thrown by `Encoder`s and `Decoder`s into ``RawCodingError``s.
 extension RawCodingError {
-    /// Wraps an error thrown while encoding a value of `type`, keeping its coding path.
-    static func encoding(_ error: any Error, of subject: Any.Type) -> RawCodingError {
+    /// Wraps an error thrown while encoding a value of `subject`, keeping its coding path: an
+    /// `EncodingError`'s context, or a `RawCodingError` found inside it (returned as it is).
+    /// - Parameters:
+    ///   - error: The error an encoder or an `encode(to:)` threw.
+    ///   - subject: The type being encoded.
+    /// - Returns: The error, of kind ``Kind/encodingFailed`` unless it already was a
+    ///   `RawCodingError`.
+    public static func encoding(_ error: any Error, of subject: Any.Type) -> RawCodingError {
         if let own = error.rawCodingError { return own }
         if let failure = error as? FormatFailure { return RawCodingError(failure, subject: subject) }
         let typeName = String(reflecting: subject)
@@ -22,8 +28,15 @@ extension RawCodingError {
         }
     }
 
-    /// Wraps an error thrown while decoding a value of `type`, keeping its coding path.
-    static func decoding(_ error: any Error, of subject: Any.Type) -> RawCodingError {
+    /// Wraps an error thrown while decoding a value of `subject`, keeping its coding path: a
+    /// `DecodingError`'s context (a missing key's path ends in the key), or a `RawCodingError`
+    /// found inside it (returned as it is).
+    /// - Parameters:
+    ///   - error: The error a decoder or an `init(from:)` threw.
+    ///   - subject: The type being decoded.
+    /// - Returns: The error, of kind ``Kind/decodingFailed`` unless it already was a
+    ///   `RawCodingError`.
+    public static func decoding(_ error: any Error, of subject: Any.Type) -> RawCodingError {
         if let own = error.rawCodingError { return own }
         if let failure = error as? FormatFailure { return RawCodingError(failure, subject: subject) }
         let typeName = String(reflecting: subject)

@@ -5,12 +5,16 @@ import Foundation
 /// Every failure of a codec, of ``RawCodable`` and of ``RawStringCodable`` is reported as a
 /// `RawCodingError`. It carries the coding path of the failing value (the same path
 /// `EncodingError` and `DecodingError` carry) and, where one exists, the error that caused it.
+/// For a malformed document, the coding path is the path inside the document
+/// (`items[2].name`) and ``position`` the line and column. Codecs written outside the package
+/// create their errors with ``init(kind:typeName:codingPath:reason:underlyingError:position:)``
+/// or wrap another coder's error with ``decoding(_:of:)`` and ``encoding(_:of:)``.
 ///
 /// ```swift
 /// do {
 ///     let settings = try JSONCodec.json.decode(Settings.self, from: text)
 /// } catch {
-///     print(error)   // Could not decode Settings at "theme.accent": expected String, found a number …
+///     print(error)   // Could not decode Settings at theme.accent: expected String, found a number …
 /// }
 /// ```
 ///
@@ -47,7 +51,25 @@ public struct RawCodingError: Error, CustomStringConvertible, CustomDebugStringC
     /// text formats); `nil` for failures that are not about the input's bytes.
     public let position: InputPosition?
 
-    init(
+    /// Creates an error, for codecs, stores and tools built on RawCoding that report their
+    /// failures in its type.
+    ///
+    /// ```swift
+    /// throw RawCodingError(
+    ///     kind: .decodingFailed, typeName: String(reflecting: Value.self),
+    ///     codingPath: path, reason: "the payload is not MessagePack")
+    /// ```
+    ///
+    /// To wrap an error thrown by another coder, keeping its coding path, use
+    /// ``encoding(_:of:)`` or ``decoding(_:of:)``.
+    /// - Parameters:
+    ///   - kind: What kind of failure this is.
+    ///   - typeName: The type being encoded or decoded, usually `String(reflecting: T.self)`.
+    ///   - codingPath: Where in the value the failure happened; empty for the top level.
+    ///   - reason: What was wrong, in one sentence.
+    ///   - underlyingError: The error that caused this one, if any.
+    ///   - position: Where in the input the problem is, for failures about the input's bytes.
+    public init(
         kind: Kind,
         typeName: String,
         codingPath: [any CodingKey] = [],

@@ -85,7 +85,7 @@ struct JSONWriterTests {
         let value: StoredValue = ["a": [1, ["b": .double(.nan)]]]
         let error = #expect(throws: RawCodingError.self) { try JSONWriter().write(value) }
         #expect(error?.kind == .encodingFailed)
-        #expect(error?.codingPathDescription == "\"a[1].b\"")
+        #expect(error?.codingPathDescription == "a[1].b")
         #expect(throws: RawCodingError.self) { try JSONWriter().write(.double(.infinity)) }
     }
 

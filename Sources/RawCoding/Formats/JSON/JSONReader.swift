@@ -171,7 +171,11 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            do {
+                elements.append(try parseValue())
+            } catch {
+                throw error.inside(.index(elements.count))
+            }
             skipWhitespace()
             guard index < bytes.count else { throw unexpected(at: index, expecting: "',' or ']'") }
             let byte = bytes[index]
@@ -205,7 +209,11 @@ struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            entries.append((key, try parseValue()))
+            do {
+                entries.append((key, try parseValue()))
+            } catch {
+                throw error.inside(.key(key))
+            }
             skipWhitespace()
             guard index < bytes.count else { throw unexpected(at: index, expecting: "',' or '}'") }
             let byte = bytes[index]

@@ -125,7 +125,7 @@ struct JSONOutput {
             do {
                 try write(value, indent: indent + 1)
             } catch {
-                throw error.inside(.key(StoredCodingKey(stringValue: key)))
+                throw error.inside(.key(key))
             }
         }
         newline(indent)

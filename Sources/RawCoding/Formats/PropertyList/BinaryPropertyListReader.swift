@@ -223,7 +223,11 @@ struct BinaryPropertyListParser {
         var elements: [StoredValue] = []
         elements.reserveCapacity(count)
         for position in 0..<count {
-            elements.append(try object(try reference(at: contents + position * referenceSize)))
+            do {
+                elements.append(try object(try reference(at: contents + position * referenceSize)))
+            } catch {
+                throw error.inside(.index(position))
+            }
         }
         return .array(elements)
     }
@@ -236,7 +240,11 @@ struct BinaryPropertyListParser {
         for position in 0..<count {
             let keyOffset = contents + position * referenceSize
             let key = try keyText(try object(try reference(at: keyOffset)), at: keyOffset, in: start)
-            entries.append((key, try object(try reference(at: contents + (count + position) * referenceSize))))
+            do {
+                entries.append((key, try object(try reference(at: contents + (count + position) * referenceSize))))
+            } catch {
+                throw error.inside(.key(key))
+            }
         }
         return .dictionary(StoredDictionary(readEntries: entries))
     }

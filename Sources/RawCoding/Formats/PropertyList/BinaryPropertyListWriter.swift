@@ -111,7 +111,7 @@ struct BinaryPropertyListLayout {
                 do {
                     values.append(try add(dictionary.entries[position].value))
                 } catch {
-                    throw error.inside(.key(StoredCodingKey(stringValue: dictionary.entries[position].key)))
+                    throw error.inside(.key(dictionary.entries[position].key))
                 }
             }
             objects[number] = .dictionary(keys: keys, values: values)

@@ -391,7 +391,11 @@ struct XMLPropertyListParser {
         while true {
             try skipMisc(prolog: false)
             if hasPrefix("</", at: index) { break }
-            elements.append(try parseValue())
+            do {
+                elements.append(try parseValue())
+            } catch {
+                throw error.inside(.index(elements.count))
+            }
         }
         try endTag(.array, openedAt: start)
         depth -= 1
@@ -418,7 +422,11 @@ struct XMLPropertyListParser {
             guard !hasPrefix("</", at: index) else {
                 throw malformed("<key>\(shown(key))</key> has no value", at: index)
             }
-            entries.append((key, try parseValue()))
+            do {
+                entries.append((key, try parseValue()))
+            } catch {
+                throw error.inside(.key(key))
+            }
         }
         try endTag(.dict, openedAt: start)
         depth -= 1

@@ -147,7 +147,7 @@ struct XMLOutput {
                 do {
                     try write(element, indent: indent + 1)
                 } catch {
-                    throw error.inside(.key(StoredCodingKey(stringValue: key)))
+                    throw error.inside(.key(key))
                 }
             }
             tabs(indent)

@@ -83,7 +83,7 @@ struct TreeCensus {
                 do {
                     try visit(entry.value, depth: depth + 1)
                 } catch {
-                    throw error.inside(.key(StoredCodingKey(stringValue: entry.key)))
+                    throw error.inside(.key(entry.key))
                 }
             }
         default:
