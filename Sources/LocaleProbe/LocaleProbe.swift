@@ -14,6 +14,10 @@ import RawCoding
 /// Values whose text a locale or time zone could change: dates (around the epoch, with
 /// fractions, far out), decimals, grouping-sized numbers, and keys whose order differs
 /// between collations.
+extension Date {
+    var roundedDownToSecond: Date { Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate.rounded(.down)) }
+}
+
 struct LocaleSample: Codable {
     var dates = [
         Date(timeIntervalSinceReferenceDate: 0),
@@ -54,7 +58,10 @@ let all: [any Codec] = [JSONCodec.json, JSONCodec.json(.pretty), PropertyListCod
 do {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     for codec in all {
-        try codec.encode(LocaleSample()).write(to: directory.appendingPathComponent("LocaleSample.\(codec.fileExtension)"))
+        var sample = LocaleSample()
+        // XML property lists store whole seconds, and the codec refuses to drop a fraction.
+        if codec.fileExtension == "xml.plist" { sample.dates = sample.dates.map { $0.roundedDownToSecond } }
+        try codec.encode(sample).write(to: directory.appendingPathComponent("LocaleSample.\(codec.fileExtension)"))
         if codec.fileExtension != "binary.plist" {
             try codec.encode(localeKeys).write(to: directory.appendingPathComponent("LocaleKeys.\(codec.fileExtension)"))
         }

@@ -83,7 +83,7 @@ struct RawCodingTool {
             case .binary: BinaryPropertyListTreeFormat()
             }
         do {
-            var output = try format.writeTree(value, limits: .default)
+            var output = try format.writeTree(value, limits: .default, allowingLoss: true)
             if target == .json { output.append(UInt8(ascii: "\n")) }
             return Data(output)
         } catch {

@@ -102,13 +102,18 @@ struct CodecRoundTripTests {
     }
 
     @Test(arguments: CodecCase.allCases)
-    func keepsOrDocumentedlyTruncatesFractionalSeconds(_ codec: CodecCase) throws {
+    func keepsFractionalSecondsOrRefusesToDropThem(_ codec: CodecCase) throws {
         let date = Date(timeIntervalSinceReferenceDate: 12.75)
-        let decoded = try roundTrip(date, codec.codec).0
         if codec.keepsFractionalSeconds {
-            #expect(decoded == date)
+            #expect(try roundTrip(date, codec.codec).0 == date)
         } else {
-            #expect(decoded == Date(timeIntervalSinceReferenceDate: 12))
+            struct Event: Codable { var at: Date }
+            let error = #expect(throws: RawCodingError.self) { _ = try codec.codec.encode([Event(at: date)]) }
+            #expect(error?.kind == .encodingFailed)
+            #expect(error?.codingPathDescription == "[0].at")
+            #expect(error?.reason.contains("whole second") == true, "\(String(describing: error))")
+            let whole = Date(timeIntervalSinceReferenceDate: 12)
+            #expect(try roundTrip(whole, codec.codec).0 == whole)
         }
     }
 

@@ -123,14 +123,77 @@ extension StoredValue {
     }
 
     /// The value for `key`, if this is a dictionary that has it.
+    ///
+    /// Setting a value replaces the entry in place or appends it; setting `nil` removes it.
+    /// Setting a key on ``null`` makes it a dictionary. Setting a key on any other kind of
+    /// value is a programming error, like an out-of-range array index, and stops the program:
+    /// a tree edit never silently discards the value it was meant to change.
+    ///
+    /// ```swift
+    /// tree["theme"] = "dark"
+    /// tree["account"]?["email"] = "me@example.com"
+    /// tree["legacyFlag"] = nil
+    /// ```
     public subscript(key: String) -> StoredValue? {
-        dictionaryValue?[key]
+        get { dictionaryValue?[key] }
+        set {
+            switch self {
+            case .dictionary(var dictionary):
+                self = .null  // let the dictionary be edited in place, not copied
+                dictionary[key] = newValue
+                self = .dictionary(dictionary)
+            case .null:
+                guard let newValue else { return }
+                self = .dictionary([key: newValue])
+            default:
+                preconditionFailure("StoredValue: cannot set key \"\(key)\" on a value of kind \(kindName)")
+            }
+        }
     }
 
     /// The element at `index`, if this is an array that long.
+    ///
+    /// Setting a value replaces the element. Setting `nil`, setting an index outside the array,
+    /// or setting an element of a value that is not an array is a programming error and stops
+    /// the program, as with `Array`.
     public subscript(index: Int) -> StoredValue? {
-        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
-        return elements[index]
+        get {
+            guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+            return elements[index]
+        }
+        set {
+            guard case .array(var elements) = self, elements.indices.contains(index), let newValue else {
+                preconditionFailure("StoredValue: cannot set element \(index) of a value of kind \(kindName)")
+            }
+            self = .null
+            elements[index] = newValue
+            self = .array(elements)
+        }
+    }
+
+    /// This tree with `other` laid over it: where both are dictionaries, their entries are
+    /// merged key by key, recursively, `other`'s winning; everywhere else (scalars, arrays, a
+    /// dictionary against a scalar) `other` replaces this value. Keys only this tree has are
+    /// kept, in their places; keys only `other` has are appended.
+    ///
+    /// ```swift
+    /// let defaults: StoredValue = ["theme": "light", "volume": 0.5, "account": ["plan": "free"]]
+    /// let stored: StoredValue = ["theme": "dark", "account": ["email": "me@example.com"]]
+    /// defaults.merging(stored)
+    /// // ["theme": "dark", "volume": 0.5, "account": ["plan": "free", "email": "me@example.com"]]
+    /// ```
+    /// - Parameter other: The tree whose values win.
+    /// - Returns: The merged tree.
+    public func merging(_ other: StoredValue) -> StoredValue {
+        guard case .dictionary(var base) = self, case .dictionary(let overlay) = other else { return other }
+        for (key, value) in overlay {
+            if let existing = base[key] {
+                base[key] = existing.merging(value)
+            } else {
+                base.append(key: key, value: value)
+            }
+        }
+        return .dictionary(base)
     }
 
     /// The name of this value's kind, for messages: `"null"`, `"bool"`, `"int"`, ...

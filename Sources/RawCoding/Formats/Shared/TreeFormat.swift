@@ -21,6 +21,10 @@ package protocol TreeFormat: Sendable {
 
     /// Whether `data` starts the way this format's documents start.
     func recognizes(_ data: Data) -> Bool
+
+    /// Why writing `scalar` would lose part of it (the reader would give back a different
+    /// value), or `nil` when it is written exactly. Containers are never passed.
+    func loss(writing scalar: StoredValue) -> String?
 }
 
 extension TreeFormat {
@@ -37,9 +41,13 @@ extension TreeFormat {
         return try result.get()
     }
 
-    /// Writes `value`, refusing what ``readTree(_:limits:)`` with the same limits would refuse.
-    package func writeTree(_ value: StoredValue, limits: Limits) throws(FormatFailure) -> [UInt8] {
-        var census = TreeCensus(limits: limits)
+    /// Writes `value`, refusing what ``readTree(_:limits:)`` with the same limits would refuse
+    /// and, unless `allowingLoss`, a value the format would not give back exactly (see
+    /// ``loss(writing:)``).
+    package func writeTree(
+        _ value: StoredValue, limits: Limits, allowingLoss: Bool = false
+    ) throws(FormatFailure) -> [UInt8] {
+        var census = TreeCensus(limits: limits, format: allowingLoss ? nil : self)
         try census.visit(value, depth: 0)
         let bytes = try serialize(value)
         guard bytes.count <= limits.maximumInputSize else {
@@ -55,10 +63,13 @@ extension TreeFormat {
 struct TreeCensus {
     let limits: Limits
     let maximumDepth: Int
+    /// The format whose losses are refused, if any.
+    let format: (any TreeFormat)?
     var count = 0
 
-    init(limits: Limits) {
+    init(limits: Limits, format: (any TreeFormat)?) {
         self.limits = limits
+        self.format = format
         maximumDepth = limits.effectiveDepth
     }
 
@@ -87,7 +98,7 @@ struct TreeCensus {
                 }
             }
         default:
-            break
+            if let format, let loss = format.loss(writing: value) { throw .unwritable(loss) }
         }
     }
 
@@ -115,6 +126,16 @@ package struct JSONTreeFormat: TreeFormat {
         try JSONWriter(formatting: formatting).writeBytes(value)
     }
 
+    /// JSON has no dates or bytes: the writer writes them as numbers and Base64 text, which
+    /// read back as a number and a string.
+    package func loss(writing scalar: StoredValue) -> String? {
+        switch scalar {
+        case .date: "JSON has no dates: the date would be written as a number of seconds since 2001 and read back as a number"
+        case .data: "JSON has no bytes: the data would be written as Base64 text and read back as a string"
+        default: nil
+        }
+    }
+
     /// Anything that is not a property list is taken for JSON.
     package func recognizes(_ data: Data) -> Bool {
         !BinaryPropertyListTreeFormat().recognizes(data) && !XMLPropertyListTreeFormat().recognizes(data)
@@ -134,6 +155,14 @@ package struct XMLPropertyListTreeFormat: TreeFormat {
 
     package func serialize(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
         try XMLPropertyListWriter().writeBytes(value)
+    }
+
+    /// The format's dates are whole seconds: a fraction would be lost.
+    package func loss(writing scalar: StoredValue) -> String? {
+        guard case .date(let date) = scalar else { return nil }
+        let seconds = date.timeIntervalSinceReferenceDate
+        guard seconds.isFinite, seconds != seconds.rounded(.down) else { return nil }
+        return "an XML property list stores dates to the whole second, and this date's fraction of \(seconds - seconds.rounded(.down)) s would be lost; round the date to a second or use the binary layout, which keeps it"
     }
 
     /// The first visible character (after whitespace and a byte-order mark) is `<`.
@@ -157,6 +186,9 @@ package struct BinaryPropertyListTreeFormat: TreeFormat {
     package func serialize(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
         try BinaryPropertyListWriter().writeBytes(value)
     }
+
+    /// Every value the writer takes reads back exactly.
+    package func loss(writing scalar: StoredValue) -> String? { nil }
 
     /// The `bplist00` signature.
     package func recognizes(_ data: Data) -> Bool {
