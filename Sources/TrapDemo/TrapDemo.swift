@@ -32,6 +32,17 @@ struct GuardedSettings: RawStringCodable {
     var fontSize = 14
 }
 
+/// A model whose `encode(to:)` reads its own `rawValue`: the trap, every time.
+struct TrappedInRawValue: RawStringCodable {
+    var value = 1
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// `TrapDemo repeat` sends 30,000 failures of three kinds to the default handler.
 /// `TrapDemo naive` dies of a stack overflow; `TrapDemo guarded` prints the typed error and
 /// exits 0. The trap tests run both as child processes.
 @main
@@ -52,8 +63,19 @@ struct TrapDemo {
                 print(error)
                 exit(0)
             }
+        case "repeat":
+            // The same failures 10,000 times each through the default diagnostics handler:
+            // stored text that does not decode, and the recursion trap in both directions.
+            for _ in 0..<10_000 {
+                _ = RawCodable<GuardedSettings>(rawValue: #"{"theme":"dark"}"#)
+                _ = GuardedSettings(rawValue: "{}")
+                _ = TrappedInRawValue().rawValue
+            }
+            let counts = RawCodingDiagnostics.repeatCounts.values.sorted()
+            print("repeatCounts=\(counts)")
+            exit(0)
         default:
-            FileHandle.standardError.write(Data("usage: TrapDemo naive|guarded\n".utf8))
+            FileHandle.standardError.write(Data("usage: TrapDemo naive|guarded|repeat\n".utf8))
             exit(64)
         }
     }

@@ -25,4 +25,15 @@ struct TrapProcessTests {
         #expect(result.output.contains("GuardedSettings"))
         #expect(result.output.contains("RawCodable<TrapDemo.GuardedSettings>"))
     }
+
+    @Test func defaultHandlerPrintsEachRepeatedFailureOnceAndCountsTheRest() throws {
+        let result = try ChildProcess.run(try ChildProcess.product("TrapDemo"), ["repeat"])
+        #expect(result.status == 0, "\(result.output) \(result.errors)")
+        let lines = result.errors.split(separator: "\n")
+        // 30,000 failures of three different messages: three lines, one each.
+        #expect(lines.count == 3, "\(result.errors.prefix(2_000))")
+        #expect(lines.filter { $0.hasPrefix("RawCoding: storedValueDidNotDecode: ") }.count == 1)
+        #expect(lines.filter { $0.hasPrefix("RawCoding: recursionTrap: ") }.count == 2)
+        #expect(result.output.contains("repeatCounts=[10000, 10000, 10000]"), "\(result.output)")
+    }
 }

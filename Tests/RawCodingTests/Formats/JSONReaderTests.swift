@@ -129,9 +129,11 @@ struct JSONReaderTests {
         for text in exact {
             #expect(try read("[\(text)]") == [.decimal(Decimal(string: text)!)], "\(text)")
         }
-        for text in ["[-237462374673276894279832749832423479823246327846]", "[123456789012345678901234567890123456789]"] {
+        // 39 digits below 2^128 still fit a Decimal's mantissa.
+        #expect(try read("[340282366920938463463374607431768211455]") == [.decimal(Decimal(string: "340282366920938463463374607431768211455")!)])
+        for text in ["[-237462374673276894279832749832423479823246327846]", "[340282366920938463463374607431768211456]"] {
             let error = #expect(throws: RawCodingError.self) { _ = try read(text) }
-            #expect(error?.reason.contains("more than 38 significant digits") == true, "\(text)")
+            #expect(error?.reason.contains("more significant digits than any number type holds") == true, "\(text)")
             #expect(error?.position?.column == 2, "\(text)")
         }
     }
@@ -140,6 +142,10 @@ struct JSONReaderTests {
         let long = "0." + String(repeating: "1234567890", count: 5)
         #expect(try read(long) == .double(Double(long)!))
         #expect(try read("123456789.123456789") == .decimal(Decimal(string: "123456789.123456789")!))
+        // 17 digits a Double does not keep stay exact; 17 that are a Double's shortest text do not.
+        #expect(try read("0.10000000000000001") == .decimal(Decimal(string: "0.10000000000000001")!))
+        #expect(try read("0.30000000000000004") == .double(0.1 + 0.2))
+        #expect(try read("3.0000000000000004e-1") == .double(0.1 + 0.2))
         for text in ["1e400", "-1e400", "[1, 2e999]"] {
             let error = #expect(throws: RawCodingError.self) { _ = try read(text) }
             #expect(error?.reason.contains("too large for a Double") == true, "\(text)")

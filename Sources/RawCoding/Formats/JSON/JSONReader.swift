@@ -14,13 +14,14 @@ import Foundation
 /// Numbers:
 /// - An integer (no fraction, no exponent) becomes ``StoredValue/int(_:)``, or
 ///   ``StoredValue/uint(_:)`` above `Int64.max`, or, outside `Int64.min...UInt64.max`, an exact
-///   ``StoredValue/decimal(_:)`` when it has at most 38 significant digits. An integer with more
-///   is an error: it is never silently rounded.
-/// - Any other number becomes ``StoredValue/double(_:)``, correctly rounded, except one with
-///   18 to 38 significant digits, which a `Double` would round: it becomes an exact
-///   ``StoredValue/decimal(_:)`` (so a `Decimal` property reads back every digit). With more
-///   than 38 significant digits no type holds it exactly, and it becomes the nearest `Double`,
-///   as Python's `json` reads it. A number too large for a `Double` (`1e400`) is an error; one
+///   ``StoredValue/decimal(_:)`` when a `Decimal` holds it (38 significant digits, or 39 below
+///   2^128). An integer with more is an error: it is never silently rounded.
+/// - Any other number becomes ``StoredValue/double(_:)`` when a `Double` holds it exactly (its
+///   shortest text has the same digits: always up to 15 significant digits, and every number
+///   a writer wrote from a `Double`). Otherwise it becomes an exact ``StoredValue/decimal(_:)``
+///   when a `Decimal` holds it (so a `Decimal` property reads back every digit), and when
+///   neither does (more than 38 digits, or exponents beyond ±128) the nearest `Double`, as
+///   Python's `json` reads it. A number too large for a `Double` (`1e400`) is an error; one
 ///   too small becomes zero. `-0` stays the double `-0.0`.
 ///
 /// Whether a number fits the type a model asks for is the decoder's decision: reading
@@ -444,25 +445,18 @@ struct JSONParser {
             return .double(value)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
-        let significant = NumberParsing.significantDigitCount(text.utf8)
         if isInteger {
-            // Beyond 64 bits: exact as a Decimal, which holds 38 significant digits.
-            if significant <= NumberParsing.maximumDecimalDigits,
-                let decimal = Decimal(string: text, locale: Self.posix)
-            {
-                return .decimal(decimal)
-            }
+            // Beyond 64 bits: exact as a Decimal when one holds it, an error otherwise.
+            if let decimal = NumberParsing.exactDecimal(text) { return .decimal(decimal) }
             throw integerOutOfRange(start)
-        }
-        // More digits than a Double keeps, but few enough for a Decimal: keep them all.
-        if digitCount > 17, significant <= NumberParsing.maximumDecimalDigits, !exponentOverflow,
-            scale >= -120, scale <= 120,
-            let decimal = Decimal(string: text, locale: Self.posix)
-        {
-            return .decimal(decimal)
         }
         guard let value = Double(text), value.isFinite else {
             throw malformed("number \(NumberParsing.shown(text)) is too large for a Double", at: start)
+        }
+        // A Double when it holds the number exactly (always, up to 15 significant digits);
+        // otherwise a Decimal when one does; the nearest Double when neither does.
+        if digitCount > 15, !NumberParsing.holdsExactly(value, text), let decimal = NumberParsing.exactDecimal(text) {
+            return .decimal(decimal)
         }
         return .double(value)
     }
@@ -471,7 +465,7 @@ struct JSONParser {
         var end = start + 1
         while end < bytes.count, isDigit(bytes[end]) { end += 1 }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-        return malformed("integer \(NumberParsing.shown(text)) has more than \(NumberParsing.maximumDecimalDigits) significant digits, more than any number type holds exactly; store it as a string to keep it", at: start)
+        return malformed("integer \(NumberParsing.shown(text)) has more significant digits than any number type holds exactly (38, or 39 below 2^128); store it as a string to keep it", at: start)
     }
 
     @inline(__always)
@@ -487,5 +481,4 @@ struct JSONParser {
         if o1 || o2 { overflow = true } else { mantissa = sum }
     }
 
-    static let posix = Locale(identifier: "en_US_POSIX")
 }

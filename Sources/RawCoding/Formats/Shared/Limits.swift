@@ -25,7 +25,8 @@ public struct Limits: Hashable, Sendable {
     public var maximumDepth: Int
 
     /// How many values (scalars, arrays and dictionaries, each counted once per place it
-    /// appears in the result) a reader may produce. Default: 4,194,304.
+    /// appears in the result; in binary property lists dictionary keys too, as they are
+    /// objects there) a reader may produce. Default: 4,194,304.
     ///
     /// In a binary property list one object can be referenced many times, so a small file can
     /// describe an enormous tree; this bound stops that expansion. In JSON every value takes at

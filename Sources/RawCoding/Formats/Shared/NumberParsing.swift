@@ -1,9 +1,76 @@
+import Foundation
+
 /// Decimal number text to `Double`, shared by the text readers: exact and fast for the
 /// common case, `Double(String)` (correctly rounded, locale-free) otherwise.
 enum NumberParsing {
-    /// The most significant digits a `Decimal` holds exactly (its 128-bit mantissa holds every
-    /// 38-digit integer).
+    /// The most significant digits a `Decimal` always holds exactly; it also holds 39-digit
+    /// numbers whose digits are below 2^128.
     static let maximumDecimalDigits = 38
+
+    /// 2^128 - 1, the largest `Decimal` mantissa, as digits.
+    private static let largestMantissa = Array("340282366920938463463374607431768211455".utf8)
+
+    /// Number text as sign, significant digits (no leading or trailing zeros) and the power of
+    /// ten of the last one: `"-0.00120e5"` is (true, "12", 1). `nil` for text that is not a
+    /// number; zero has no digits.
+    static func normalized(_ text: String) -> (negative: Bool, digits: [UInt8], exponent: Int)? {
+        var bytes = Array(text.utf8)[...]
+        var negative = false
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            negative = first == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var seenPoint = false
+        var exponent = 0
+        while let byte = bytes.first {
+            if byte == UInt8(ascii: ".") {
+                guard !seenPoint else { return nil }
+                seenPoint = true
+            } else if byte &- UInt8(ascii: "0") < 10 {
+                if !digits.isEmpty || byte != UInt8(ascii: "0") { digits.append(byte) }
+                if seenPoint { fractionDigits += 1 }
+            } else if byte | 0x20 == UInt8(ascii: "e") {
+                guard let value = Int(String(decoding: bytes.dropFirst(), as: UTF8.self)), value.magnitude < 1_000_000 else {
+                    return nil
+                }
+                exponent = value
+                break
+            } else {
+                return nil
+            }
+            bytes = bytes.dropFirst()
+        }
+        exponent -= fractionDigits
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        return (negative, digits, exponent)
+    }
+
+    /// The `Decimal` that `text` denotes, when a `Decimal` holds it exactly: at most 38
+    /// significant digits (39 below 2^128), the last one's power of ten within -128...127.
+    static func exactDecimal(_ text: String) -> Decimal? {
+        guard let (_, digits, exponent) = normalized(text) else { return nil }
+        if digits.isEmpty { return Decimal(string: text, locale: posix) }
+        guard digits.count < largestMantissa.count
+            || (digits.count == largestMantissa.count && digits.lexicographicallyPrecedes(largestMantissa + [0])),
+            exponent >= -128, exponent <= 127
+        else { return nil }
+        return Decimal(string: text, locale: posix)
+    }
+
+    /// Whether `double` is exactly the number `text` denotes, in the sense that matters for
+    /// stored data: its shortest text has the same digits and exponent.
+    static func holdsExactly(_ double: Double, _ text: String) -> Bool {
+        guard double.isFinite, let written = normalized(text), let shortest = normalized("\(double)") else { return false }
+        return written.digits == shortest.digits && (written.digits.isEmpty || written.exponent == shortest.exponent)
+            && (written.negative == shortest.negative || written.digits.isEmpty)
+    }
+
+    static let posix = Locale(identifier: "en_US_POSIX")
 
     /// The digits of number text from the first non-zero digit to the last non-zero one,
     /// ignoring sign, point and exponent: `"-0.00120e5"` has 2.

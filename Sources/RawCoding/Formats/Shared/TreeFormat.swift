@@ -22,6 +22,10 @@ package protocol TreeFormat: Sendable {
     /// Whether `data` starts the way this format's documents start.
     func recognizes(_ data: Data) -> Bool
 
+    /// Whether the reader counts each dictionary key toward ``Limits/maximumValueCount``
+    /// (binary property lists, where keys are objects).
+    var countsKeysAsValues: Bool { get }
+
     /// Why writing `scalar` would lose part of it (the reader would give back a different
     /// value), or `nil` when it is written exactly. Containers are never passed.
     func loss(writing scalar: StoredValue) -> String?
@@ -47,7 +51,7 @@ extension TreeFormat {
     package func writeTree(
         _ value: StoredValue, limits: Limits, allowingLoss: Bool = false
     ) throws(FormatFailure) -> [UInt8] {
-        var census = TreeCensus(limits: limits, format: allowingLoss ? nil : self)
+        var census = TreeCensus(limits: limits, format: self, refusingLoss: !allowingLoss)
         try census.visit(value, depth: 0)
         let bytes = try serialize(value)
         guard bytes.count <= limits.maximumInputSize else {
@@ -65,11 +69,13 @@ struct TreeCensus {
     let maximumDepth: Int
     /// The format whose losses are refused, if any.
     let format: (any TreeFormat)?
+    let countsKeys: Bool
     var count = 0
 
-    init(limits: Limits, format: (any TreeFormat)?) {
+    init(limits: Limits, format: some TreeFormat, refusingLoss: Bool) {
         self.limits = limits
-        self.format = format
+        self.format = refusingLoss ? format : nil
+        countsKeys = format.countsKeysAsValues
         maximumDepth = limits.effectiveDepth
     }
 
@@ -90,6 +96,12 @@ struct TreeCensus {
             }
         case .dictionary(let dictionary):
             guard depth < maximumDepth else { throw depthFailure() }
+            if countsKeys {
+                count += dictionary.count
+                guard count <= limits.maximumValueCount else {
+                    throw .overLimit("the tree holds more than \(limits.maximumValueCount) values (counting dictionary keys, as a binary property list's reader does), more than its reader takes (Limits.maximumValueCount)")
+                }
+            }
             for entry in dictionary.entries {
                 do {
                     try visit(entry.value, depth: depth + 1)
@@ -116,6 +128,8 @@ package struct JSONTreeFormat: TreeFormat {
     }
 
     package var formatName: String { "JSON" }
+
+    package var countsKeysAsValues: Bool { false }
 
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
         var parser = JSONParser(bytes: bytes, limits: limits)
@@ -148,6 +162,8 @@ package struct XMLPropertyListTreeFormat: TreeFormat {
 
     package var formatName: String { "XML property list" }
 
+    package var countsKeysAsValues: Bool { false }
+
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
         var parser = XMLPropertyListParser(bytes: bytes, limits: limits)
         return try parser.parseDocument()
@@ -177,6 +193,8 @@ package struct BinaryPropertyListTreeFormat: TreeFormat {
     package init() {}
 
     package var formatName: String { "binary property list" }
+
+    package var countsKeysAsValues: Bool { true }
 
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
         var parser = try BinaryPropertyListParser(bytes: bytes, limits: limits)

@@ -44,7 +44,7 @@ final class EncodingNode: Encoder {
             if let step { path.append(step.codingKey) }
             throw EncodingError.invalidValue(value, EncodingError.Context(
                 codingPath: path,
-                debugDescription: "The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueEncoder.maximumDepth)."))
+                debugDescription: "The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueEncoder.maximumDepth; a codec's Limits.maximumDepth)."))
         }
         return EncodingNode(context: context, parent: self, step: step)
     }
@@ -157,6 +157,7 @@ final class EncodingNode: Encoder {
         if Value.self == Float.self { return try context.float(unsafeBitCast(value, to: Float.self), in: self, step: step) }
         if Value.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
         if Value.self == Decimal.self, let stored = boxDecimal(unsafeBitCast(value, to: Decimal.self)) { return stored }
+        if Value.self == StoredValue.self { return try boxTree(unsafeBitCast(value, to: StoredValue.self), step: step) }
         if !context.usesDefaultKeys, let dictionary = value as? any StringKeyedDictionary {
             // JSONEncoder converts the keys of types, not the keys of [String: Value] data.
             return try dictionary.storedDictionary(in: self, step: step)
@@ -164,6 +165,39 @@ final class EncodingNode: Encoder {
         let child = try child(step: step, encoding: value)
         try value.encode(to: child)
         return try child.finish()
+    }
+
+    /// A ``StoredValue`` as itself, one node per array or dictionary (so nesting counts as the
+    /// readers count it), scalars through the options (dates, bytes, non-finite numbers and
+    /// decimals as the codec stores them); dictionary keys are data and never converted.
+    func boxTree(_ tree: StoredValue, step: CodingPathStep?) throws -> StoredValue {
+        switch tree {
+        case .null, .bool, .int, .uint, .string:
+            return tree
+        case .double(let double):
+            return try box(double, step: step) ?? tree
+        case .decimal(let decimal):
+            return try box(decimal, step: step) ?? .dictionary([:])
+        case .date(let date):
+            return try boxDate(date, step: step) ?? .dictionary([:])
+        case .data(let data):
+            return try boxData(data, step: step) ?? .dictionary([:])
+        case .array(let elements):
+            let node = try child(step: step, encoding: tree)
+            var result: [StoredValue] = []
+            result.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                result.append(try node.boxTree(element, step: .index(index)))
+            }
+            return .array(result)
+        case .dictionary(let dictionary):
+            let node = try child(step: step, encoding: tree)
+            var result = StoredDictionary(minimumCapacity: dictionary.count)
+            for (key, value) in dictionary {
+                result.append(key: key, value: try node.boxTree(value, step: .key(StoredCodingKey(stringValue: key))))
+            }
+            return .dictionary(result)
+        }
     }
 
     /// Like ``box(_:step:)`` for a value inside a container: a value that encoded nothing is an

@@ -1,25 +1,20 @@
 import Foundation
 
 // 128-bit integers (Swift 6): integers when they fit in 64 bits, exact decimals beyond that
-// up to 38 significant digits (the JSON codec writes every digit); larger values are an
-// encoding error naming the path.
+// when a Decimal holds them (38 significant digits, 39 below 2^128; the JSON codec writes
+// every digit); larger values are an encoding error naming the path.
 
 extension EncodingNode {
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func stored<Integer: BinaryInteger>(wide value: Integer, step: CodingPathStep?) throws -> StoredValue {
         if let int = Int64(exactly: value) { return .int(int) }
         if let uint = UInt64(exactly: value) { return .uint(uint) }
-        let text = String(value)
-        if NumberParsing.significantDigitCount(text.utf8) <= NumberParsing.maximumDecimalDigits,
-            let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
-        {
-            return .decimal(decimal)
-        }
+        if let decimal = NumberParsing.exactDecimal(String(value)) { return .decimal(decimal) }
         var path = codingPath
         if let step { path.append(step.codingKey) }
         throw EncodingError.invalidValue(value, EncodingError.Context(
             codingPath: path,
-            debugDescription: "\(value) has more than 38 significant digits; StoredValue holds integers exactly up to 38 digits."))
+            debugDescription: "\(value) has more significant digits than a Decimal holds; StoredValue holds integers exactly up to 38 digits (39 below 2^128)."))
     }
 }
 
