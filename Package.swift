@@ -31,6 +31,9 @@ let package = Package(
             dependencies: ["RawCoding", "RawCodingTesting", "rawcoding", "TrapDemo", "LocaleProbe", "ReaderSoak"]
         ),
         .testTarget(name: "RawCodingTestingTests", dependencies: ["RawCoding", "RawCodingTesting"]),
+        // Uses only the public API, as another library would: its own codec with RawCodable,
+        // RawCodingTesting and RawCodingError.
+        .testTarget(name: "ExternalCodecTests", dependencies: ["RawCoding", "RawCodingTesting"]),
     ]
 )
 

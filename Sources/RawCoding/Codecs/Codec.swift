@@ -70,7 +70,7 @@ extension Codec {
     ) throws(RawCodingError) -> Data {
         try RecursionGuard.codecScope(encoding: Value.self) { () throws -> Data in
             let tree = try encoder.encode(value)
-            return Data(try format.writeTree(tree, limits: limits))
+            return Data(try format.writeTree(tree, limits: limits, depthChecked: true))
         }
     }
 

@@ -455,7 +455,9 @@ struct JSONParser {
         }
         // A Double when it holds the number exactly (always, up to 15 significant digits);
         // otherwise a Decimal when one does; the nearest Double when neither does.
-        if digitCount > 15, !NumberParsing.holdsExactly(value, text), let decimal = NumberParsing.exactDecimal(text) {
+        if digitCount > 15, overflow || exponentOverflow || !NumberParsing.holdsExactly(value, mantissa: mantissa, scale: scale),
+            let decimal = NumberParsing.exactDecimal(text)
+        {
             return .decimal(decimal)
         }
         return .double(value)

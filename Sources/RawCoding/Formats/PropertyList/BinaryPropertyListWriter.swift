@@ -32,8 +32,8 @@ public struct BinaryPropertyListWriter: Sendable {
         }
     }
 
-    func writeBytes(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
-        var layout = BinaryPropertyListLayout()
+    func writeBytes(_ value: StoredValue, maximumValueCount: Int = .max) throws(FormatFailure) -> [UInt8] {
+        var layout = BinaryPropertyListLayout(maximumPlaces: maximumValueCount)
         _ = try layout.add(value)
         return layout.serialize()
     }
@@ -80,9 +80,18 @@ struct BinaryPropertyListLayout {
     var objects: [Object] = []
     var shared: [ScalarKey: Int] = [:]
     var keyOrder = KeyOrder()
+    /// Places values and keys take in the tree, counted as the reader counts them.
+    var places = 0
+    let maximumPlaces: Int
+
+    init(maximumPlaces: Int = .max) {
+        self.maximumPlaces = maximumPlaces
+    }
 
     /// Adds `value` and everything under it; returns its object number.
     mutating func add(_ value: StoredValue) throws(FormatFailure) -> Int {
+        places += 1
+        if places > maximumPlaces { throw placesFailure() }
         switch value {
         case .array(let elements):
             let number = objects.count
@@ -101,6 +110,8 @@ struct BinaryPropertyListLayout {
         case .dictionary(let dictionary):
             let number = objects.count
             objects.append(.dictionary(keys: [], values: []))
+            places += dictionary.count
+            if places > maximumPlaces { throw placesFailure() }
             let order = keyOrder.order(of: dictionary)
             var keys: [Int] = []
             keys.reserveCapacity(order.count)
@@ -135,6 +146,10 @@ struct BinaryPropertyListLayout {
         case .string(let text): return scalar(value, key: .string(ExactText(text: text)))
         case .data(let data): return scalar(value, key: .data(data))
         }
+    }
+
+    func placesFailure() -> FormatFailure {
+        .overLimit("the tree holds more than \(maximumPlaces) values (counting dictionary keys, as a binary property list's reader does), more than its reader takes (Limits.maximumValueCount)")
     }
 
     /// Adds a string that cannot fail: a key, or the null marker.

@@ -13,7 +13,7 @@ extension TreeFormat {
     /// Writes `value` for a caller of a writer's public `write(_:)`.
     func writeValue(_ value: StoredValue) throws(RawCodingError) -> Data {
         do {
-            return Data(try serialize(value))
+            return Data(try serialize(value, limits: Limits(maximumValueCount: .max)))
         } catch {
             throw RawCodingError(error, subject: StoredValue.self)
         }

@@ -62,12 +62,36 @@ enum NumberParsing {
         return Decimal(string: text, locale: posix)
     }
 
-    /// Whether `double` is exactly the number `text` denotes, in the sense that matters for
-    /// stored data: its shortest text has the same digits and exponent.
-    static func holdsExactly(_ double: Double, _ text: String) -> Bool {
-        guard double.isFinite, let written = normalized(text), let shortest = normalized("\(double)") else { return false }
-        return written.digits == shortest.digits && (written.digits.isEmpty || written.exponent == shortest.exponent)
-            && (written.negative == shortest.negative || written.digits.isEmpty)
+    /// Whether `double`'s shortest text denotes exactly `mantissa × 10^scale` (a number read
+    /// from text with at most 19 significant digits): then the `Double` loses none of it.
+    static func holdsExactly(_ double: Double, mantissa: UInt64, scale: Int) -> Bool {
+        guard double.isFinite else { return false }
+        var (shortMantissa, shortScale) = (UInt64(0), 0)
+        var seenPoint = false
+        var exponent = 0
+        var exponentSign = 1
+        var inExponent = false
+        for byte in double.description.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let digit = Int(byte - UInt8(ascii: "0"))
+                if inExponent {
+                    exponent = exponent * 10 + digit
+                } else {
+                    shortMantissa = shortMantissa * 10 + UInt64(digit)
+                    if seenPoint { shortScale -= 1 }
+                }
+            case UInt8(ascii: "."): seenPoint = true
+            case UInt8(ascii: "e"): inExponent = true
+            case UInt8(ascii: "-"): if inExponent { exponentSign = -1 }
+            default: break
+            }
+        }
+        shortScale += exponentSign * exponent
+        var (left, leftScale) = (mantissa, scale)
+        while left != 0, left % 10 == 0 { left /= 10; leftScale += 1 }
+        while shortMantissa != 0, shortMantissa % 10 == 0 { shortMantissa /= 10; shortScale += 1 }
+        return left == shortMantissa && (left == 0 || leftScale == shortScale)
     }
 
     static let posix = Locale(identifier: "en_US_POSIX")

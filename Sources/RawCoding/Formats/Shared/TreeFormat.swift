@@ -16,8 +16,17 @@ package protocol TreeFormat: Sendable {
     /// Parses a whole input (the size limit already checked).
     func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue
 
-    /// Writes a tree without the limit checks; throws for values the format cannot hold.
-    func serialize(_ value: StoredValue) throws(FormatFailure) -> [UInt8]
+    /// Writes a tree; throws for values the format cannot hold. Checks nesting and the output
+    /// size not at all, and the value count only when ``countsValuesWhileWriting``.
+    func serialize(_ value: StoredValue, limits: Limits) throws(FormatFailure) -> [UInt8]
+
+    /// Whether ``serialize(_:limits:)`` itself refuses more values than the limits allow.
+    var countsValuesWhileWriting: Bool { get }
+
+    /// The most values, as the reader counts them, that a document of `byteCount` bytes can
+    /// hold: when ``Limits/maximumValueCount`` is at least this for the largest allowed input,
+    /// the size check alone keeps the count within the limit.
+    func mostValues(inBytes byteCount: Int) -> Int
 
     /// Whether `data` starts the way this format's documents start.
     func recognizes(_ data: Data) -> Bool
@@ -29,6 +38,9 @@ package protocol TreeFormat: Sendable {
     /// Why writing `scalar` would lose part of it (the reader would give back a different
     /// value), or `nil` when it is written exactly. Containers are never passed.
     func loss(writing scalar: StoredValue) -> String?
+
+    /// Whether ``loss(writing:)`` can say anything for the values a codec's engine produces.
+    var checksLoss: Bool { get }
 }
 
 extension TreeFormat {
@@ -48,12 +60,21 @@ extension TreeFormat {
     /// Writes `value`, refusing what ``readTree(_:limits:)`` with the same limits would refuse
     /// and, unless `allowingLoss`, a value the format would not give back exactly (see
     /// ``loss(writing:)``).
+    ///
+    /// `depthChecked` says the tree's nesting is already known to be within
+    /// ``Limits/maximumDepth`` (the encoding engine counts at least one level per array or
+    /// dictionary, and codecs set its maximum from the limits); then the separate pass over
+    /// the tree is skipped when nothing else needs it.
     package func writeTree(
-        _ value: StoredValue, limits: Limits, allowingLoss: Bool = false
+        _ value: StoredValue, limits: Limits, allowingLoss: Bool = false, depthChecked: Bool = false
     ) throws(FormatFailure) -> [UInt8] {
-        var census = TreeCensus(limits: limits, format: self, refusingLoss: !allowingLoss)
-        try census.visit(value, depth: 0)
-        let bytes = try serialize(value)
+        let countIsBounded = countsValuesWhileWriting
+            || limits.maximumValueCount >= mostValues(inBytes: max(limits.maximumInputSize, 0))
+        if !(depthChecked && countIsBounded && (allowingLoss || !checksLoss)) {
+            var census = TreeCensus(limits: limits, format: self, refusingLoss: !allowingLoss)
+            try census.visit(value, depth: 0)
+        }
+        let bytes = try serialize(value, limits: limits)
         guard bytes.count <= limits.maximumInputSize else {
             throw .overLimit(
                 "the \(formatName) output is \(bytes.count) bytes, over the limit of \(limits.maximumInputSize) bytes its reader takes (Limits.maximumInputSize)")
@@ -70,18 +91,20 @@ struct TreeCensus {
     /// The format whose losses are refused, if any.
     let format: (any TreeFormat)?
     let countsKeys: Bool
+    let countsValues: Bool
     var count = 0
 
     init(limits: Limits, format: some TreeFormat, refusingLoss: Bool) {
         self.limits = limits
         self.format = refusingLoss ? format : nil
         countsKeys = format.countsKeysAsValues
+        countsValues = !format.countsValuesWhileWriting
         maximumDepth = limits.effectiveDepth
     }
 
     mutating func visit(_ value: StoredValue, depth: Int) throws(FormatFailure) {
         count += 1
-        guard count <= limits.maximumValueCount else {
+        guard !countsValues || count <= limits.maximumValueCount else {
             throw .overLimit("the tree holds more than \(limits.maximumValueCount) values, more than its reader takes (Limits.maximumValueCount)")
         }
         switch value {
@@ -96,7 +119,7 @@ struct TreeCensus {
             }
         case .dictionary(let dictionary):
             guard depth < maximumDepth else { throw depthFailure() }
-            if countsKeys {
+            if countsKeys, countsValues {
                 count += dictionary.count
                 guard count <= limits.maximumValueCount else {
                     throw .overLimit("the tree holds more than \(limits.maximumValueCount) values (counting dictionary keys, as a binary property list's reader does), more than its reader takes (Limits.maximumValueCount)")
@@ -136,9 +159,16 @@ package struct JSONTreeFormat: TreeFormat {
         return try parser.parseDocument()
     }
 
-    package func serialize(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
+    package func serialize(_ value: StoredValue, limits: Limits) throws(FormatFailure) -> [UInt8] {
         try JSONWriter(formatting: formatting).writeBytes(value)
     }
+
+    package var countsValuesWhileWriting: Bool { false }
+
+    /// Every value after the first takes at least two bytes (`0,`).
+    package func mostValues(inBytes byteCount: Int) -> Int { byteCount / 2 + 1 }
+
+    package var checksLoss: Bool { false }
 
     /// JSON has no dates or bytes: the writer writes them as numbers and Base64 text, which
     /// read back as a number and a string.
@@ -169,9 +199,17 @@ package struct XMLPropertyListTreeFormat: TreeFormat {
         return try parser.parseDocument()
     }
 
-    package func serialize(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
+    package func serialize(_ value: StoredValue, limits: Limits) throws(FormatFailure) -> [UInt8] {
         try XMLPropertyListWriter().writeBytes(value)
     }
+
+    package var countsValuesWhileWriting: Bool { false }
+
+    /// Every value takes at least seven bytes (`<true/>`).
+    package func mostValues(inBytes byteCount: Int) -> Int { byteCount / 7 + 1 }
+
+    /// Dates with fractions of a second.
+    package var checksLoss: Bool { true }
 
     /// The format's dates are whole seconds: a fraction would be lost.
     package func loss(writing scalar: StoredValue) -> String? {
@@ -201,9 +239,16 @@ package struct BinaryPropertyListTreeFormat: TreeFormat {
         return try parser.parseRoot()
     }
 
-    package func serialize(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
-        try BinaryPropertyListWriter().writeBytes(value)
+    package func serialize(_ value: StoredValue, limits: Limits) throws(FormatFailure) -> [UInt8] {
+        try BinaryPropertyListWriter().writeBytes(value, maximumValueCount: limits.maximumValueCount)
     }
+
+    /// The layout counts every place a value (or key) appears, as the reader does.
+    package var countsValuesWhileWriting: Bool { true }
+
+    package func mostValues(inBytes byteCount: Int) -> Int { Int.max }
+
+    package var checksLoss: Bool { false }
 
     /// Every value the writer takes reads back exactly.
     package func loss(writing scalar: StoredValue) -> String? { nil }
