@@ -1,4 +1,5 @@
 import Foundation
+import RawCoding
 import RawCodingTesting
 import Testing
 
@@ -33,6 +34,23 @@ struct ConvertToolTests {
             try result.standardOutput.write(to: current)
         }
         #expect(try Data(contentsOf: current) == direct.standardOutput)
+    }
+
+    @Test func convertsNumbersBeyondDoubleAndInt64Exactly() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rawcoding-big-\(UUID().uuidString).json")
+        try Data("[1e308, -1e308, 123456789012345678901234567890, 0.10000000000000001]".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try convert(file.path, to: "json")
+        #expect(result.status == 0, "\(result.errors)")
+        let expected: StoredValue = [
+            1e308, -1e308, .decimal(Decimal(string: "123456789012345678901234567890")!),
+            .decimal(Decimal(string: "0.10000000000000001")!),
+        ]
+        #expect(try JSONReader().read(result.standardOutput) == expected, "\(result.output)")
+        // Property lists have no decimals: refused with the path, never rounded.
+        let plist = try convert(file.path, to: "binary")
+        #expect(plist.status == 1)
+        #expect(plist.errors.contains("[2]") && plist.errors.contains("not exactly a real"), "\(plist.errors)")
     }
 
     @Test func refusesNullForPropertyListsNamingWhere() throws {

@@ -440,7 +440,8 @@ struct JSONParser {
         }
         let scale = exponent - fractionDigits
         if !isInteger, !overflow, !exponentOverflow,
-            let value = NumberParsing.exactDouble(mantissa: mantissa, scale: scale, negative: negative)
+            let value = NumberParsing.exactDouble(mantissa: mantissa, scale: scale, negative: negative),
+            digitCount <= 15 || NumberParsing.holdsExactly(value, mantissa: mantissa, scale: scale)
         {
             return .double(value)
         }

@@ -165,8 +165,9 @@ package struct JSONTreeFormat: TreeFormat {
 
     package var countsValuesWhileWriting: Bool { false }
 
-    /// Every value after the first takes at least two bytes (`0,`).
-    package func mostValues(inBytes byteCount: Int) -> Int { byteCount / 2 + 1 }
+    /// A document of n bytes holds at most (n + 1) / 2 values: a scalar takes a byte, and an
+    /// array or object its two brackets plus a separator between members.
+    package func mostValues(inBytes byteCount: Int) -> Int { (byteCount + 1) / 2 }
 
     package var checksLoss: Bool { false }
 

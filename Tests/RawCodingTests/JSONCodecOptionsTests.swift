@@ -1,0 +1,130 @@
+import Foundation
+import RawCoding
+import Testing
+
+/// `JSONCodec`'s date, data, key and non-finite options: each reads back what it writes, and
+/// refuses to write what it could not.
+@Suite("JSONCodec options")
+struct JSONCodecOptionsTests {
+    struct Event: Codable, Equatable {
+        var title: String
+        var at: Date
+        var payload: Data
+    }
+
+    @Test func iso8601KeepsFractionsExactlyAndWholeSecondsAsFoundationWritesThem() throws {
+        let codec = JSONCodec(dates: .iso8601)
+        let whole = Event(title: "a", at: Date(timeIntervalSince1970: 1_764_528_258), payload: Data([1]))
+        #expect(try codec.encodeToString(whole) == #"{"at":"2025-11-30T18:44:18Z","payload":"AQ==","title":"a"}"#)
+        let cases: [Double] = [0.25, 0.5, 0.001, 812_345_678.123456, -1.5, 1e-7, 63_113_904_000.75, -63_113_904_000]
+        for seconds in cases {
+            let event = Event(title: "t", at: Date(timeIntervalSinceReferenceDate: seconds), payload: Data())
+            let text = try codec.encodeToString(event)
+            #expect(try codec.decode(Event.self, from: text) == event, "\(seconds): \(text)")
+        }
+        #expect(try codec.encodeToString([Date(timeIntervalSinceReferenceDate: 0.25)]) == #"["2001-01-01T00:00:00.25Z"]"#)
+        // Offsets other writers use read too.
+        #expect(try codec.decode([Date].self, from: #"["2001-01-01T01:00:00+01:00"]"#) == [Date(timeIntervalSinceReferenceDate: 0)])
+        let refused = #expect(throws: RawCodingError.self) {
+            _ = try codec.encode(["when": Date(timeIntervalSinceReferenceDate: 1e13)])
+        }
+        #expect(refused?.codingPathDescription == "when")
+        let malformed = #expect(throws: RawCodingError.self) { _ = try codec.decode([Date].self, from: #"["yesterday"]"#) }
+        #expect(malformed?.codingPathDescription == "[0]")
+    }
+
+    @Test func secondsSince1970RefusesADateItWouldRound() throws {
+        let codec = JSONCodec(dates: .secondsSince1970)
+        let exact = Date(timeIntervalSince1970: 1_764_528_258.5)
+        #expect(try codec.encodeToString(exact) == "1764528258.5")
+        #expect(try codec.decode(Date.self, from: codec.encode(exact)) == exact)
+        // A tiny offset from 2001 that seconds since 1970 cannot carry.
+        let inexact = Date(timeIntervalSinceReferenceDate: 1e-9)
+        let error = #expect(throws: RawCodingError.self) { _ = try codec.encode([inexact]) }
+        #expect(error?.codingPathDescription == "[0]")
+        #expect(error?.reason.contains("secondsSinceReferenceDate") == true)
+    }
+
+    @Test func snakeCaseRefusesAKeyItCouldNotReadBack() throws {
+        struct Links: Codable, Equatable {
+            var homePage: String
+            var extra: [String: Int]
+        }
+        struct Legacy: Codable { var profileURL: String }
+        let codec = JSONCodec(keys: .snakeCase)
+        let links = Links(homePage: "x", extra: ["keepMe": 1])
+        #expect(try codec.encodeToString(links) == #"{"extra":{"keepMe":1},"home_page":"x"}"#)
+        #expect(try codec.decode(Links.self, from: codec.encode(links)) == links)
+        let error = #expect(throws: RawCodingError.self) { _ = try codec.encode([Legacy(profileURL: "u")]) }
+        #expect(error?.codingPathDescription == "[0].profileURL")
+        #expect(error?.reason.contains("profile_url") == true, "\(String(describing: error))")
+    }
+
+    @Test func dataAndNonFiniteOptions() throws {
+        let bytes = JSONCodec(data: .byteArray)
+        #expect(try bytes.encodeToString(Data([1, 255])) == "[1,255]")
+        #expect(try bytes.decode(Data.self, from: "[1,255]") == Data([1, 255]))
+        let strict = JSONCodec(nonFiniteNumbers: .throw)
+        #expect(throws: RawCodingError.self) { _ = try strict.encode([Double.nan]) }
+        let custom = JSONCodec(nonFiniteNumbers: .strings(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan"))
+        #expect(try custom.encodeToString([Double.infinity]) == #"["+inf"]"#)
+        #expect(try custom.decode([Double].self, from: #"["-inf"]"#) == [-.infinity])
+        // Options are part of the codec's value.
+        #expect(JSONCodec(dates: .iso8601) != JSONCodec.json)
+        #expect(JSONCodec(dates: .iso8601) == JSONCodec(dates: .iso8601))
+    }
+}
+
+/// A malformed document's error names the requested type, the path inside the document and
+/// where in the input.
+@Suite("Errors that say where")
+struct ErrorLocationTests {
+    struct Item: Codable { var name: String }
+    struct Order: Codable { var items: [Item] }
+
+    @Test func jsonSyntaxErrorNamesTypePathAndLineAndColumn() throws {
+        let text = """
+            {"items": [
+              {"name": "a"},
+              {"name": "b"},
+              {"name": tru}
+            ]}
+            """
+        let error = #expect(throws: RawCodingError.self) { _ = try JSONCodec.json.decode(Order.self, from: text) }
+        #expect(error?.typeName.hasSuffix("Order") == true)
+        #expect(error?.codingPathDescription == "items[2].name")
+        #expect(error?.position?.line == 4)
+        #expect(error?.position?.column == 15)  // the "}" where "true" should go on
+        #expect(error?.description.contains("Could not decode") == true)
+    }
+
+    @Test func xmlSyntaxErrorNamesTypePathAndLineAndColumn() throws {
+        let good = try PropertyListCodec.propertyList(.xml).encodeToString(
+            Order(items: [Item(name: "a"), Item(name: "b"), Item(name: "c")]))
+        let broken = good.replacingOccurrences(of: "<string>c</string>", with: "<string>c</strin>")
+        let error = #expect(throws: RawCodingError.self) {
+            _ = try PropertyListCodec.propertyList(.xml).decode(Order.self, from: broken)
+        }
+        #expect(error?.typeName.hasSuffix("Order") == true)
+        #expect(error?.codingPathDescription == "items[2].name")
+        let line = try #require(error?.position?.line)
+        let lines = broken.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[line - 1].contains("</strin>"), "line \(line): \(lines[line - 1])")
+        #expect(error?.position?.column != nil)
+    }
+
+    @Test func binaryErrorNamesTypePathAndByteOffset() throws {
+        var bytes = try [UInt8](PropertyListCodec.propertyList(.binary).encode(
+            Order(items: [Item(name: "a"), Item(name: "b"), Item(name: "c")])))
+        // The string "c" is the one-byte ASCII object 0x51 0x63; make it claim 15+ bytes.
+        let index = try #require(bytes.indices.first { bytes[$0] == 0x51 && bytes[$0 + 1] == UInt8(ascii: "c") })
+        bytes[index] = 0x5E
+        let error = #expect(throws: RawCodingError.self) {
+            _ = try PropertyListCodec.propertyList(.binary).decode(Order.self, from: Data(bytes))
+        }
+        #expect(error?.typeName.hasSuffix("Order") == true)
+        #expect(error?.codingPathDescription == "items[2].name", "\(String(describing: error))")
+        #expect(error?.position?.byteOffset == index)
+        #expect(error?.position?.line == nil)
+    }
+}
