@@ -21,10 +21,10 @@ struct ReadmeExampleTests {
         let checked = try RawCodable<Settings>(decoding: stored)
         #expect(back == checked)
 
-        let json = try JSONCodec.json.encode(Settings())
-        let pretty = try JSONCodec.json(.pretty).encodeToString(Settings())
-        let binary = try PropertyListCodec.propertyList(.binary).encode(Settings())
-        let again = try PropertyListCodec.propertyList(.binary).decode(Settings.self, from: binary)
+        let json = try JSONCodec().encode(Settings())
+        let pretty = try JSONCodec(formatting: .pretty).encodeToString(Settings())
+        let binary = try PropertyListCodec(format: .binary).encode(Settings())
+        let again = try PropertyListCodec(format: .binary).decode(Settings.self, from: binary)
         #expect(String(decoding: json, as: UTF8.self) == stored)
         #expect(pretty.contains("\n"))
         #expect(again == Settings())
@@ -46,6 +46,38 @@ struct ReadmeExampleTests {
             Issue.record("reading should fail")
         } catch {
             #expect("\(error)" == "Could not decode RawCoding.StoredValue at tags[2]: unexpected character ']'; expected a value (input line 1, column 16 (byte offset 15))")
+        }
+    }
+
+    @Test func valueTreeExampleWorksAsWritten() throws {
+        var tree = try StoredValueEncoder().encode(Settings())
+        #expect(tree == ["theme": "dark", "fontSize": 14])
+        #expect(tree["fontSize"]?.int64Value == 14)
+        tree["theme"] = "light"
+        let restored = try StoredValueDecoder().decode(Settings.self, from: StoredValue(propertyList: tree.propertyListObject()))
+        #expect(restored == Settings(theme: "light", fontSize: 14))
+        let defaults: StoredValue = ["theme": "light", "volume": 0.5, "account": ["plan": "free"]]
+        let stored: StoredValue = ["theme": "dark", "account": ["email": "me@example.com"]]
+        #expect(defaults.merging(stored) == ["theme": "dark", "volume": 0.5, "account": ["plan": "free", "email": "me@example.com"]])
+    }
+
+    struct Item: Codable { var name: String }
+    struct Order: Codable { var items: [Item] }
+
+    @Test func errorsSectionExamplePrintsAsShown() {
+        let text = """
+            {"items": [
+              {"name": "a"},
+              {"name": "b"},
+              {"name": tru}
+            ]}
+            """
+        do {
+            _ = try JSONCodec().decode(Order.self, from: text)
+            Issue.record("decoding should fail")
+        } catch {
+            let shown = "\(error)".replacingOccurrences(of: "RawCodingTests.ReadmeExampleTests.", with: "")
+            #expect(shown == "Could not decode Order at items[2].name: unexpected character '}'; expected 'true' (input line 4, column 15 (byte offset 60))")
         }
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// `.json(.pretty)`, or create one with other options:
 ///
 /// ```swift
-/// let text = try JSONCodec.json.encodeToString(settings)   // {"fontSize":14,"theme":"dark"}
+/// let text = try JSONCodec().encodeToString(settings)      // {"fontSize":14,"theme":"dark"}
 /// let column = JSONCodec(dates: .iso8601, keys: .snakeCase) // {"font_size":14,"saved_at":"2026-11-30T20:24:18Z"}
 /// ```
 ///

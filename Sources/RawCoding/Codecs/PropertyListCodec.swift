@@ -3,15 +3,19 @@ import Foundation
 /// Property lists, as XML (`.propertyList(.xml)`) or binary (`.propertyList(.binary)`).
 ///
 /// ```swift
-/// let xml = try PropertyListCodec.propertyList(.xml).encodeToString(settings)
-/// let bytes = try PropertyListCodec.propertyList(.binary).encode(settings)
+/// let xml = try PropertyListCodec(format: .xml).encodeToString(settings)
+/// let bytes = try PropertyListCodec(format: .binary).encode(settings)
 /// ```
 ///
 /// Unlike Foundation's `PropertyListEncoder`, top-level scalars are allowed: `42` encodes as a
 /// property list whose root is `<integer>42</integer>`. Property lists have no null; like
 /// Foundation, `nil` is stored as the string `$null`. Either layout decodes both layouts.
-/// XML property lists store dates to the whole second (Apple's format); binary ones keep
-/// the full `Double`.
+/// XML property lists store dates to the whole second (Apple's format), so the XML codec
+/// refuses to encode a date with a fraction of a second rather than drop it; binary ones keep
+/// the full `Double`. A `Decimal` is stored exactly, in its own `Codable` form (a dictionary,
+/// as Foundation's `PropertyListEncoder` stores it). Whatever the codec encodes it decodes
+/// back equal; what its decoder would refuse under the same ``Limits`` it refuses to encode,
+/// naming the path.
 public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
     /// The layout written.
     public var format: Format

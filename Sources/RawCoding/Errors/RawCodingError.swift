@@ -12,7 +12,7 @@ import Foundation
 ///
 /// ```swift
 /// do {
-///     let settings = try JSONCodec.json.decode(Settings.self, from: text)
+///     let settings = try JSONCodec().decode(Settings.self, from: text)
 /// } catch {
 ///     print(error)   // Could not decode Settings at theme.accent: expected String, found a number …
 /// }

@@ -198,11 +198,3 @@ struct XMLPropertyListTests {
         #expect(try read("<dict><key>a</key><integer>1</integer><key>a</key><integer>2</integer></dict>") == ["a": 2])
     }
 }
-
-extension StoredValue {
-    /// The value for `key`, when this is a dictionary.
-    subscript(key: String) -> StoredValue? {
-        guard case .dictionary(let dictionary) = self else { return nil }
-        return dictionary[key]
-    }
-}
