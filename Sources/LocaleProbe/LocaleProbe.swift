@@ -15,7 +15,9 @@ import RawCoding
 /// fractions, far out), decimals, grouping-sized numbers, and keys whose order differs
 /// between collations.
 extension Date {
-    var roundedDownToSecond: Date { Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate.rounded(.down)) }
+    var roundedDownToSecond: Date {
+        Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate.rounded(.down))
+    }
 }
 
 struct LocaleSample: Codable {
@@ -35,8 +37,15 @@ struct LocaleSample: Codable {
     var flag = true
 
     enum CodingKeys: String, CodingKey {
-        case dates = "Zeiten", doubles = "zahlen", float = "Äpfel", decimal = "ß"
-        case integers = "İ", unsigned = "ı", text = "z", url = "Ö", flag = "a"
+        case dates = "Zeiten"
+        case doubles = "zahlen"
+        case float = "Äpfel"
+        case decimal = "ß"
+        case integers = "İ"
+        case unsigned = "ı"
+        case text = "z"
+        case url = "Ö"
+        case flag = "a"
     }
 }
 
@@ -54,7 +63,10 @@ guard CommandLine.arguments.count == 2 else {
 }
 let cLocale = setlocale(LC_ALL, "").map { String(cString: $0) } ?? "unavailable"
 let directory = URL(fileURLWithPath: CommandLine.arguments[1], isDirectory: true)
-let all: [any Codec] = [JSONCodec.json, JSONCodec.json(.pretty), PropertyListCodec.propertyList(.xml), PropertyListCodec.propertyList(.binary)]
+let all: [any Codec] = [
+    JSONCodec.json, JSONCodec.json(.pretty), PropertyListCodec.propertyList(.xml),
+    PropertyListCodec.propertyList(.binary),
+]
 do {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     for codec in all {
@@ -63,12 +75,14 @@ do {
         if codec.fileExtension == "xml.plist" { sample.dates = sample.dates.map { $0.roundedDownToSecond } }
         try codec.encode(sample).write(to: directory.appendingPathComponent("LocaleSample.\(codec.fileExtension)"))
         if codec.fileExtension != "binary.plist" {
-            try codec.encode(localeKeys).write(to: directory.appendingPathComponent("LocaleKeys.\(codec.fileExtension)"))
+            try codec.encode(localeKeys).write(
+                to: directory.appendingPathComponent("LocaleKeys.\(codec.fileExtension)"))
         }
     }
 } catch {
     FileHandle.standardError.write(Data("LocaleProbe: \(error)\n".utf8))
     exit(1)
 }
-print("clocale=\(cLocale) locale=\(Locale.current.identifier) timeZone=\(TimeZone.current.identifier) "
-    + "cformat=\(String(format: "%.1f", 1234.5))")
+print(
+    "clocale=\(cLocale) locale=\(Locale.current.identifier) timeZone=\(TimeZone.current.identifier) "
+        + "cformat=\(String(format: "%.1f", 1234.5))")

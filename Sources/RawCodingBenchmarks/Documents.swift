@@ -48,9 +48,13 @@ struct Canada: Codable, Equatable {
             }
             rings.append(points)
         }
-        return Canada(type: "FeatureCollection", features: [
-            Feature(type: "Feature", properties: ["name": "Canada"], geometry: Geometry(type: "Polygon", coordinates: rings)),
-        ])
+        return Canada(
+            type: "FeatureCollection",
+            features: [
+                Feature(
+                    type: "Feature", properties: ["name": "Canada"],
+                    geometry: Geometry(type: "Polygon", coordinates: rings))
+            ])
     }
 }
 
@@ -195,12 +199,18 @@ struct Twitter: Codable, Equatable {
             let id = 505_874_924_095_815_681 - UInt64(index) * 1_234_567
             let userID = 1_186_275_104 + generator.next() % 1_000_000_000
             let screenName = "user_\(generator.next() % 100_000)"
-            let link = URLEntity(url: "http://t.co/\(generator.next() % 1_000_000)", expanded_url: "http://example.com/\(screenName)/profile", display_url: "example.com/\(screenName)", indices: [0, 22])
+            let link = URLEntity(
+                url: "http://t.co/\(generator.next() % 1_000_000)",
+                expanded_url: "http://example.com/\(screenName)/profile", display_url: "example.com/\(screenName)",
+                indices: [0, 22])
             let user = User(
                 id: userID, id_str: "\(userID)", name: sentence(3), screen_name: screenName, location: sentence(6),
                 description: sentence(150), url: index % 2 == 0 ? link.url : nil,
-                entities: UserEntities(description: URLs(urls: index % 3 == 0 ? [link] : []), url: index % 2 == 0 ? URLs(urls: [link]) : nil),
-                protected: false, followers_count: Int(generator.next() % 10_000), friends_count: Int(generator.next() % 5_000),
+                entities: UserEntities(
+                    description: URLs(urls: index % 3 == 0 ? [link] : []),
+                    url: index % 2 == 0 ? URLs(urls: [link]) : nil),
+                protected: false, followers_count: Int(generator.next() % 10_000),
+                friends_count: Int(generator.next() % 5_000),
                 listed_count: Int(generator.next() % 100), created_at: "Sun Mar 23 13:21:46 +0000 2014",
                 favourites_count: Int(generator.next() % 50_000), utc_offset: index % 4 == 0 ? nil : 32_400,
                 time_zone: index % 4 == 0 ? nil : "Tokyo", geo_enabled: index % 5 == 0, verified: false,
@@ -209,32 +219,41 @@ struct Twitter: Codable, Equatable {
                 profile_background_image_url: "http://abs.twimg.com/images/themes/theme1/bg.png",
                 profile_background_image_url_https: "https://abs.twimg.com/images/themes/theme1/bg.png",
                 profile_background_tile: false,
-                profile_image_url: "http://pbs.twimg.com/profile_images/\(generator.next() % 1_000_000_000)/normal.jpeg",
-                profile_image_url_https: "https://pbs.twimg.com/profile_images/\(generator.next() % 1_000_000_000)/normal.jpeg",
+                profile_image_url:
+                    "http://pbs.twimg.com/profile_images/\(generator.next() % 1_000_000_000)/normal.jpeg",
+                profile_image_url_https:
+                    "https://pbs.twimg.com/profile_images/\(generator.next() % 1_000_000_000)/normal.jpeg",
                 profile_banner_url: index % 3 == 0 ? nil : "https://pbs.twimg.com/profile_banners/\(userID)/1395582233",
                 profile_link_color: color(), profile_sidebar_border_color: color(), profile_sidebar_fill_color: color(),
                 profile_text_color: color(), profile_use_background_image: true, default_profile: index % 2 == 0,
                 default_profile_image: false, following: false, follow_request_sent: false, notifications: false)
             let replyID: UInt64? = index % 3 == 0 ? id - 99 : nil
             let mentions = (0..<Int(generator.next() % 3)).map { _ in
-                Mention(screen_name: "aym0566x", name: sentence(1), id: 866_260_188, id_str: "866260188", indices: [0, 9])
+                Mention(
+                    screen_name: "aym0566x", name: sentence(1), id: 866_260_188, id_str: "866260188", indices: [0, 9])
             }
-            statuses.append(Status(
-                metadata: Metadata(result_type: "recent", iso_language_code: "ja"),
-                created_at: "Sun Aug 31 00:29:15 +0000 2014", id: id, id_str: "\(id)", text: sentence(200),
-                source: "<a href=\"http://twitter.com/download/iphone\" rel=\"nofollow\">Twitter for iPhone</a>",
-                truncated: false, in_reply_to_status_id: replyID, in_reply_to_status_id_str: replyID.map { "\($0)" },
-                in_reply_to_user_id: replyID.map { _ in userID }, in_reply_to_user_id_str: replyID.map { _ in "\(userID)" },
-                in_reply_to_screen_name: replyID.map { _ in screenName }, user: user,
-                retweet_count: Int(generator.next() % 100), favorite_count: Int(generator.next() % 100),
-                entities: Entities(
-                    hashtags: index % 4 == 0 ? [Hashtag(text: "有村架純", indices: [10, 15])] : [], symbols: [],
-                    urls: index % 5 == 0 ? [link] : [], user_mentions: mentions),
-                favorited: false, retweeted: false, lang: "ja"))
+            statuses.append(
+                Status(
+                    metadata: Metadata(result_type: "recent", iso_language_code: "ja"),
+                    created_at: "Sun Aug 31 00:29:15 +0000 2014", id: id, id_str: "\(id)", text: sentence(200),
+                    source: "<a href=\"http://twitter.com/download/iphone\" rel=\"nofollow\">Twitter for iPhone</a>",
+                    truncated: false, in_reply_to_status_id: replyID,
+                    in_reply_to_status_id_str: replyID.map { "\($0)" },
+                    in_reply_to_user_id: replyID.map { _ in userID },
+                    in_reply_to_user_id_str: replyID.map { _ in "\(userID)" },
+                    in_reply_to_screen_name: replyID.map { _ in screenName }, user: user,
+                    retweet_count: Int(generator.next() % 100), favorite_count: Int(generator.next() % 100),
+                    entities: Entities(
+                        hashtags: index % 4 == 0 ? [Hashtag(text: "有村架純", indices: [10, 15])] : [], symbols: [],
+                        urls: index % 5 == 0 ? [link] : [], user_mentions: mentions),
+                    favorited: false, retweeted: false, lang: "ja"))
         }
-        return Twitter(statuses: statuses, search_metadata: SearchMetadata(
-            completed_in: 0.087, max_id: 505_874_924_095_815_681, max_id_str: "505874924095815681",
-            next_results: "?max_id=505874847260352512&q=%E4%B8%80&count=100&include_entities=1", query: "%E4%B8%80",
-            refresh_url: "?since_id=505874924095815681&q=%E4%B8%80&include_entities=1", count: 100, since_id: 0, since_id_str: "0"))
+        return Twitter(
+            statuses: statuses,
+            search_metadata: SearchMetadata(
+                completed_in: 0.087, max_id: 505_874_924_095_815_681, max_id_str: "505874924095815681",
+                next_results: "?max_id=505874847260352512&q=%E4%B8%80&count=100&include_entities=1", query: "%E4%B8%80",
+                refresh_url: "?since_id=505874924095815681&q=%E4%B8%80&include_entities=1", count: 100, since_id: 0,
+                since_id_str: "0"))
     }
 }

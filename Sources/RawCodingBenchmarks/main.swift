@@ -31,7 +31,11 @@ func profile<Document: Codable>(_ document: Document, _ operation: String, _ rep
     guard parts.count == 2, let codec = codecs[parts[0]] else { fail("unknown operation \(operation)") }
     let bytes = try codec.encode(document)
     for _ in 0..<repeats {
-        if parts[1] == "encode" { _ = try codec.encode(document) } else { _ = try codec.decode(Document.self, from: bytes) }
+        if parts[1] == "encode" {
+            _ = try codec.encode(document)
+        } else {
+            _ = try codec.decode(Document.self, from: bytes)
+        }
     }
 }
 
@@ -56,29 +60,43 @@ func engineRows(_ catalog: Catalog) throws -> [Comparison] {
     let jsonData = try jsonEncoder.encode(catalog)
     let foundationTree = try JSONSerialization.jsonObject(with: jsonData)
     guard try decoder.decode(Catalog.self, from: tree) == catalog,
-          try jsonDecoder.decode(Catalog.self, from: JSONSerialization.data(withJSONObject: foundationTree)) == catalog
+        try jsonDecoder.decode(Catalog.self, from: JSONSerialization.data(withJSONObject: foundationTree)) == catalog
     else { fail("an engine round trip lost data; timings would mean nothing") }
 
-    let measured = try Measurement.interleaved([
-        ("StoredValueEncoder.encode", { _ = try encoder.encode(catalog) }),
-        ("JSONEncoder → JSONSerialization.jsonObject", { _ = try JSONSerialization.jsonObject(with: jsonEncoder.encode(catalog)) }),
-        ("JSONEncoder.encode", { _ = try jsonEncoder.encode(catalog) }),
-        ("StoredValueDecoder.decode", { _ = try decoder.decode(Catalog.self, from: tree) }),
-        ("JSONSerialization.data → JSONDecoder", {
-            _ = try jsonDecoder.decode(Catalog.self, from: JSONSerialization.data(withJSONObject: foundationTree))
-        }),
-        ("JSONDecoder.decode", { _ = try jsonDecoder.decode(Catalog.self, from: jsonData) }),
-    ], runs: runs)
+    let measured = try Measurement.interleaved(
+        [
+            ("StoredValueEncoder.encode", { _ = try encoder.encode(catalog) }),
+            (
+                "JSONEncoder → JSONSerialization.jsonObject",
+                { _ = try JSONSerialization.jsonObject(with: jsonEncoder.encode(catalog)) }
+            ),
+            ("JSONEncoder.encode", { _ = try jsonEncoder.encode(catalog) }),
+            ("StoredValueDecoder.decode", { _ = try decoder.decode(Catalog.self, from: tree) }),
+            (
+                "JSONSerialization.data → JSONDecoder",
+                {
+                    _ = try jsonDecoder.decode(
+                        Catalog.self, from: JSONSerialization.data(withJSONObject: foundationTree))
+                }
+            ),
+            ("JSONDecoder.decode", { _ = try jsonDecoder.decode(Catalog.self, from: jsonData) }),
+        ], runs: runs)
     return [
-        Comparison(title: "tree encode vs (a) JSONEncoder → JSONSerialization", ours: measured[0], theirs: measured[1], target: 4),
+        Comparison(
+            title: "tree encode vs (a) JSONEncoder → JSONSerialization", ours: measured[0], theirs: measured[1],
+            target: 4),
         Comparison(title: "tree encode vs (c) JSONEncoder.encode", ours: measured[0], theirs: measured[2], target: 1.5),
-        Comparison(title: "tree decode vs (b) JSONSerialization.data → JSONDecoder", ours: measured[3], theirs: measured[4], target: 3),
+        Comparison(
+            title: "tree decode vs (b) JSONSerialization.data → JSONDecoder", ours: measured[3], theirs: measured[4],
+            target: 3),
         Comparison(title: "tree decode vs (c) JSONDecoder.decode", ours: measured[3], theirs: measured[5], target: nil),
     ]
 }
 
 /// Every codec against Foundation's coder for the same format, on one document.
-func formatRows<Document: Codable & Equatable>(_ name: String, _ document: Document) throws -> (rows: [Comparison], sizes: String) {
+func formatRows<Document: Codable & Equatable>(_ name: String, _ document: Document) throws -> (
+    rows: [Comparison], sizes: String
+) {
     // canada.json's shape is 12 MB as an XML property list, over the default 8 MiB limit.
     let limits = Limits(maximumInputSize: 64 << 20)
     let json = JSONCodec(limits: limits)
@@ -94,36 +112,48 @@ func formatRows<Document: Codable & Equatable>(_ name: String, _ document: Docum
     let plistDecoder = PropertyListDecoder()
 
     let ours = (json: try json.encode(document), xml: try xml.encode(document), binary: try binary.encode(document))
-    let theirs = (json: try jsonEncoder.encode(document), xml: try xmlEncoder.encode(document), binary: try binaryEncoder.encode(document))
+    let theirs = (
+        json: try jsonEncoder.encode(document), xml: try xmlEncoder.encode(document),
+        binary: try binaryEncoder.encode(document)
+    )
     guard try json.decode(Document.self, from: ours.json) == document,
-          try xml.decode(Document.self, from: ours.xml) == document,
-          try binary.decode(Document.self, from: ours.binary) == document,
-          try jsonDecoder.decode(Document.self, from: theirs.json) == document,
-          try plistDecoder.decode(Document.self, from: theirs.xml) == document,
-          try plistDecoder.decode(Document.self, from: theirs.binary) == document
+        try xml.decode(Document.self, from: ours.xml) == document,
+        try binary.decode(Document.self, from: ours.binary) == document,
+        try jsonDecoder.decode(Document.self, from: theirs.json) == document,
+        try plistDecoder.decode(Document.self, from: theirs.xml) == document,
+        try plistDecoder.decode(Document.self, from: theirs.binary) == document
     else { fail("a \(name) round trip lost data; timings would mean nothing") }
 
-    let measured = try Measurement.interleaved([
-        ("JSON encode", { _ = try json.encode(document) }),
-        ("JSONEncoder", { _ = try jsonEncoder.encode(document) }),
-        ("JSON decode", { _ = try json.decode(Document.self, from: ours.json) }),
-        ("JSONDecoder", { _ = try jsonDecoder.decode(Document.self, from: theirs.json) }),
-        ("binary encode", { _ = try binary.encode(document) }),
-        ("PropertyListEncoder binary", { _ = try binaryEncoder.encode(document) }),
-        ("binary decode", { _ = try binary.decode(Document.self, from: ours.binary) }),
-        ("PropertyListDecoder binary", { _ = try plistDecoder.decode(Document.self, from: theirs.binary) }),
-        ("XML encode", { _ = try xml.encode(document) }),
-        ("PropertyListEncoder XML", { _ = try xmlEncoder.encode(document) }),
-        ("XML decode", { _ = try xml.decode(Document.self, from: ours.xml) }),
-        ("PropertyListDecoder XML", { _ = try plistDecoder.decode(Document.self, from: theirs.xml) }),
-    ], runs: runs)
+    let measured = try Measurement.interleaved(
+        [
+            ("JSON encode", { _ = try json.encode(document) }),
+            ("JSONEncoder", { _ = try jsonEncoder.encode(document) }),
+            ("JSON decode", { _ = try json.decode(Document.self, from: ours.json) }),
+            ("JSONDecoder", { _ = try jsonDecoder.decode(Document.self, from: theirs.json) }),
+            ("binary encode", { _ = try binary.encode(document) }),
+            ("PropertyListEncoder binary", { _ = try binaryEncoder.encode(document) }),
+            ("binary decode", { _ = try binary.decode(Document.self, from: ours.binary) }),
+            ("PropertyListDecoder binary", { _ = try plistDecoder.decode(Document.self, from: theirs.binary) }),
+            ("XML encode", { _ = try xml.encode(document) }),
+            ("PropertyListEncoder XML", { _ = try xmlEncoder.encode(document) }),
+            ("XML decode", { _ = try xml.decode(Document.self, from: ours.xml) }),
+            ("PropertyListDecoder XML", { _ = try plistDecoder.decode(Document.self, from: theirs.xml) }),
+        ], runs: runs)
     let rows = [
         Comparison(title: "\(name): JSON encode vs JSONEncoder", ours: measured[0], theirs: measured[1], target: 1.5),
         Comparison(title: "\(name): JSON decode vs JSONDecoder", ours: measured[2], theirs: measured[3], target: 1.3),
-        Comparison(title: "\(name): binary plist encode vs PropertyListEncoder", ours: measured[4], theirs: measured[5], target: 1.5),
-        Comparison(title: "\(name): binary plist decode vs PropertyListDecoder", ours: measured[6], theirs: measured[7], target: 3),
-        Comparison(title: "\(name): XML plist encode vs PropertyListEncoder", ours: measured[8], theirs: measured[9], target: nil),
-        Comparison(title: "\(name): XML plist decode vs PropertyListDecoder", ours: measured[10], theirs: measured[11], target: 3),
+        Comparison(
+            title: "\(name): binary plist encode vs PropertyListEncoder", ours: measured[4], theirs: measured[5],
+            target: 1.5),
+        Comparison(
+            title: "\(name): binary plist decode vs PropertyListDecoder", ours: measured[6], theirs: measured[7],
+            target: 3),
+        Comparison(
+            title: "\(name): XML plist encode vs PropertyListEncoder", ours: measured[8], theirs: measured[9],
+            target: nil),
+        Comparison(
+            title: "\(name): XML plist decode vs PropertyListDecoder", ours: measured[10], theirs: measured[11],
+            target: 3),
     ]
     let sizes = "\(name): JSON \(ours.json.count) bytes, XML \(ours.xml.count), binary \(ours.binary.count)"
     return (rows, sizes)
@@ -133,7 +163,7 @@ do {
     let catalog = Catalog.make(count: 2_000)
     print("RawCodingBenchmarks: median of \(runs) interleaved runs; ratio = Foundation's time / ours")
     #if DEBUG
-    print("Debug build: these timings say nothing; run `swift run -c release RawCodingBenchmarks`.")
+        print("Debug build: these timings say nothing; run `swift run -c release RawCodingBenchmarks`.")
     #endif
     print(Comparison.header)
     for row in try engineRows(catalog) { print(row.line) }

@@ -30,10 +30,12 @@ enum ByteDifference {
     // MARK: Text
 
     static func describeText(fixture: String, actual: String, actualLabel: String) -> String {
-        let left = lines(fixture), right = lines(actual)
+        let left = lines(fixture)
+        let right = lines(actual)
         var index = 0
         while index < left.count, index < right.count, left[index] == right[index] { index += 1 }
-        let column = firstDifferentColumn(index < left.count ? left[index] : "", index < right.count ? right[index] : "")
+        let column = firstDifferentColumn(
+            index < left.count ? left[index] : "", index < right.count ? right[index] : "")
         let width = String(max(left.count, right.count)).count
         var output = ["First difference at line \(index + 1), column \(column) (- fixture, + \(actualLabel)):"]
         for context in max(0, index - contextLines)..<index {
@@ -48,10 +50,12 @@ enum ByteDifference {
                 continue
             }
             let lineColumn = line == index ? column : nil
-            output.append(fixtureLine.map { row("-", line, $0, width: width, column: lineColumn) }
-                ?? "- \(pad("", width)) | (end of fixture)")
-            output.append(actualLine.map { row("+", line, $0, width: width, column: lineColumn) }
-                ?? "+ \(pad("", width)) | (end of \(actualLabel))")
+            output.append(
+                fixtureLine.map { row("-", line, $0, width: width, column: lineColumn) }
+                    ?? "- \(pad("", width)) | (end of fixture)")
+            output.append(
+                actualLine.map { row("+", line, $0, width: width, column: lineColumn) }
+                    ?? "+ \(pad("", width)) | (end of \(actualLabel))")
         }
         return output.joined(separator: "\n")
     }
@@ -64,7 +68,8 @@ enum ByteDifference {
     /// The 1-based column (in Unicode scalars) of the first difference between two lines.
     static func firstDifferentColumn(_ lhs: String, _ rhs: String) -> Int {
         var column = 1
-        var left = lhs.unicodeScalars.makeIterator(), right = rhs.unicodeScalars.makeIterator()
+        var left = lhs.unicodeScalars.makeIterator()
+        var right = rhs.unicodeScalars.makeIterator()
         while let l = left.next(), let r = right.next(), l == r { column += 1 }
         return column
     }
@@ -104,17 +109,22 @@ enum ByteDifference {
         while offset < fixture.count, offset < actual.count, fixture[offset] == actual[offset] { offset += 1 }
         var output = [
             "First difference at byte \(offset) (0x\(hex(offset, digits: 8))); fixture \(fixture.count) bytes, "
-                + "\(actualLabel) \(actual.count) bytes (- fixture, + \(actualLabel)):",
+                + "\(actualLabel) \(actual.count) bytes (- fixture, + \(actualLabel)):"
         ]
         let firstRow = max(0, offset / bytesPerRow - 1) * bytesPerRow
         for rowStart in stride(from: firstRow, to: firstRow + 3 * bytesPerRow, by: bytesPerRow) {
-            let left = slice(fixture, rowStart), right = slice(actual, rowStart)
+            let left = slice(fixture, rowStart)
+            let right = slice(actual, rowStart)
             if left.isEmpty, right.isEmpty { break }
             if left == right {
                 output.append("  " + hexRow(rowStart, left))
             } else {
-                output.append("- " + (left.isEmpty ? "\(hex(rowStart, digits: 8))  (end of fixture)" : hexRow(rowStart, left)))
-                output.append("+ " + (right.isEmpty ? "\(hex(rowStart, digits: 8))  (end of \(actualLabel))" : hexRow(rowStart, right)))
+                output.append(
+                    "- " + (left.isEmpty ? "\(hex(rowStart, digits: 8))  (end of fixture)" : hexRow(rowStart, left)))
+                output.append(
+                    "+ "
+                        + (right.isEmpty
+                            ? "\(hex(rowStart, digits: 8))  (end of \(actualLabel))" : hexRow(rowStart, right)))
             }
         }
         return output.joined(separator: "\n")

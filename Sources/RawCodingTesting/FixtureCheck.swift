@@ -131,15 +131,19 @@ struct FixtureCheck {
                 return existing
             }
             report.recordedFiles.append(file.url)
-            var message = "Recorded the fixture \(file.displayPath) at \(file.url.path) (\(encoded.count) bytes; "
+            var message =
+                "Recorded the fixture \(file.displayPath) at \(file.url.path) (\(encoded.count) bytes; "
                 + "record mode .\(policy.mode) from \(policy.reason))."
             if let existing {
-                message += existing == encoded
+                message +=
+                    existing == encoded
                     ? " It had the same bytes before."
-                    : " It had other bytes before:\n" + ByteDifference.describe(fixture: existing, actual: encoded, actualLabel: "recorded")
+                    : " It had other bytes before:\n"
+                        + ByteDifference.describe(fixture: existing, actual: encoded, actualLabel: "recorded")
             }
-            report.fail(message + "\nCheck the file and commit it; a recording run always fails, and the "
-                + "next run compares against it.")
+            report.fail(
+                message + "\nCheck the file and commit it; a recording run always fails, and the "
+                    + "next run compares against it.")
             return encoded
         }
     }

@@ -29,10 +29,12 @@ struct FixtureFile {
             directory = configured
         } else {
             guard let root = packageRoot(above: callerFilePath) else {
-                return .failure(FixtureSetupError(message:
-                    "No Package.swift was found in any folder above \(callerFilePath), so the "
-                    + "package's Fixtures/ folder is unknown. Pass fixturesDirectory: or set "
-                    + "FixtureConfiguration.fixturesDirectory."))
+                return .failure(
+                    FixtureSetupError(
+                        message:
+                            "No Package.swift was found in any folder above \(callerFilePath), so the "
+                            + "package's Fixtures/ folder is unknown. Pass fixturesDirectory: or set "
+                            + "FixtureConfiguration.fixturesDirectory."))
             }
             directory = root.appendingPathComponent("Fixtures", isDirectory: true)
         }
@@ -64,9 +66,10 @@ struct FixtureFile {
             return FixtureSetupError(message: "The \(label) is empty.")
         }
         if component.contains("/") || component.contains("\0") || component.hasPrefix(".") {
-            return FixtureSetupError(message:
-                "The \(label) \"\(component)\" must be a single file-name component: no \"/\", "
-                + "and not starting with \".\".")
+            return FixtureSetupError(
+                message:
+                    "The \(label) \"\(component)\" must be a single file-name component: no \"/\", "
+                    + "and not starting with \".\".")
         }
         return nil
     }

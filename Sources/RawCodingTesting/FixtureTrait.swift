@@ -34,8 +34,9 @@ extension Trait where Self == FixtureTrait {
     public static func fixtures(
         record: FixtureRecordMode? = nil, directory: URL? = nil, suite: String? = nil
     ) -> FixtureTrait {
-        FixtureTrait(configuration: FixtureConfiguration(
-            recordMode: record, fixturesDirectory: directory, suite: suite))
+        FixtureTrait(
+            configuration: FixtureConfiguration(
+                recordMode: record, fixturesDirectory: directory, suite: suite))
     }
 
     /// Sets a whole ``FixtureConfiguration`` for a suite or a test.

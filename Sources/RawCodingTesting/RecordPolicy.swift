@@ -24,7 +24,8 @@ struct RecordPolicy: Equatable {
             if let mode = FixtureRecordMode(environmentValue: text) {
                 requested = (mode, "\(recordVariable)=\(text)")
             } else {
-                problem = "\(recordVariable)=\(text) is not a record mode: use never, missing or all "
+                problem =
+                    "\(recordVariable)=\(text) is not a record mode: use never, missing or all "
                     + "(1 or true mean all). Nothing was recorded."
                 requested = (.never, "the invalid \(recordVariable)=\(text)")
             }
@@ -32,7 +33,8 @@ struct RecordPolicy: Equatable {
 
         if let ci = environment["CI"], isSet(ci) {
             if let requested, requested.mode == .all {
-                problem = "Recording was asked for by \(requested.source), but CI=\(ci) is set, so nothing "
+                problem =
+                    "Recording was asked for by \(requested.source), but CI=\(ci) is set, so nothing "
                     + "was written and the fixtures were only compared. Record locally, commit the "
                     + "fixtures and remove the record mode."
             }

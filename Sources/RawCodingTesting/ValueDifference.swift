@@ -32,7 +32,8 @@ struct ValueDifference: Equatable {
         if equal == true { return nil }
         if depth >= maximumDepth || isAtomic(expected) { return leaf }
 
-        let left = Mirror(reflecting: expected), right = Mirror(reflecting: actual)
+        let left = Mirror(reflecting: expected)
+        let right = Mirror(reflecting: actual)
         let found: ValueDifference?
         switch left.displayStyle {
         case .optional:
@@ -42,7 +43,8 @@ struct ValueDifference: Equatable {
             default: return leaf
             }
         case .enum:
-            let leftCase = caseName(expected, left), rightCase = caseName(actual, right)
+            let leftCase = caseName(expected, left)
+            let rightCase = caseName(actual, right)
             if leftCase != rightCase { return leaf }
             if let l = left.children.first?.value, let r = right.children.first?.value {
                 found = find(l, r, path: "\(path).\(leftCase)", depth: depth + 1)
@@ -56,7 +58,8 @@ struct ValueDifference: Equatable {
         case .set:
             found = firstInSet(left, right, path: path)
         default:
-            let l = allChildren(left), r = allChildren(right)
+            let l = allChildren(left)
+            let r = allChildren(right)
             guard l.count == r.count else { return leaf }
             var result: ValueDifference?
             for (index, (lc, rc)) in zip(l, r).enumerated() {
@@ -92,8 +95,10 @@ struct ValueDifference: Equatable {
             actual: index < right.count ? describe(right[index].value) : "(no element: \(right.count) elements)")
     }
 
-    private static func firstInDictionary(_ left: Mirror, _ right: Mirror, path: String, depth: Int) -> ValueDifference? {
-        let l = entries(left), r = entries(right)
+    private static func firstInDictionary(_ left: Mirror, _ right: Mirror, path: String, depth: Int) -> ValueDifference?
+    {
+        let l = entries(left)
+        let r = entries(right)
         for key in Set(l.keys).union(r.keys).sorted() {
             let keyPath = "\(path)[\(key)]"
             switch (l[key], r[key]) {
@@ -111,7 +116,8 @@ struct ValueDifference: Equatable {
     }
 
     private static func firstInSet(_ left: Mirror, _ right: Mirror, path: String) -> ValueDifference? {
-        let l = Set(left.children.map { describe($0.value) }), r = Set(right.children.map { describe($0.value) })
+        let l = Set(left.children.map { describe($0.value) })
+        let r = Set(right.children.map { describe($0.value) })
         if let missing = l.subtracting(r).sorted().first {
             return ValueDifference(path: path, expected: "contains \(missing)", actual: "does not contain it")
         }

@@ -13,7 +13,7 @@ struct ReaderSoak {
     static func residentKilobytes() throws -> Int {
         let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
         else { throw Failure(description: "no VmRSS line in /proc/self/status") }
         return kilobytes
     }
@@ -59,7 +59,8 @@ struct ReaderSoak {
     static func run() throws {
         let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 200_000
         let sample: StoredValue = [
-            "name": "Ada é 🙂", "tags": ["a", "b", ["c": 1.5]], "big": .uint(.max), "when": .date(Date(timeIntervalSinceReferenceDate: 1)),
+            "name": "Ada é 🙂", "tags": ["a", "b", ["c": 1.5]], "big": .uint(.max),
+            "when": .date(Date(timeIntervalSinceReferenceDate: 1)),
             "blob": .data(Data([1, 2, 3])), "flag": true, "n": -42,
         ]
         let readers: [(String, Data, (Data) throws -> StoredValue)] = [
@@ -95,7 +96,8 @@ extension StoredValue {
         switch self {
         case .date(let date): .double(date.timeIntervalSinceReferenceDate)
         case .array(let elements): .array(elements.map { $0.replacingDates() })
-        case .dictionary(let dictionary): .dictionary(StoredDictionary(dictionary.map { ($0.key, $0.value.replacingDates()) }))
+        case .dictionary(let dictionary):
+            .dictionary(StoredDictionary(dictionary.map { ($0.key, $0.value.replacingDates()) }))
         default: self
         }
     }

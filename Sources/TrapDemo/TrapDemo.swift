@@ -13,14 +13,14 @@ struct NaiveSettings: Codable, RawRepresentable {
 
     init?(rawValue: String) {
         guard let data = rawValue.data(using: .utf8),
-              let result = try? JSONDecoder().decode(NaiveSettings.self, from: data)
+            let result = try? JSONDecoder().decode(NaiveSettings.self, from: data)
         else { return nil }
         self = result
     }
 
     var rawValue: String {
         guard let data = try? JSONEncoder().encode(self),
-              let result = String(data: data, encoding: .utf8)
+            let result = String(data: data, encoding: .utf8)
         else { return "[]" }
         return result
     }

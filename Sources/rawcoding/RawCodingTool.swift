@@ -36,7 +36,9 @@ struct RawCodingTool {
 
     static func run(_ arguments: [String]) throws -> Data {
         guard arguments.first == "convert" else {
-            throw Failure(description: arguments.isEmpty ? "missing command\n\(usage)" : "unknown command '\(arguments[0])'\n\(usage)", exitCode: 64)
+            throw Failure(
+                description: arguments.isEmpty
+                    ? "missing command\n\(usage)" : "unknown command '\(arguments[0])'\n\(usage)", exitCode: 64)
         }
         var path: String?
         var target: Target?
@@ -74,7 +76,8 @@ struct RawCodingTool {
             throw Failure(description: "\(name): \(RawCodingError(error, subject: StoredValue.self))")
         }
         if target != .json, let path = firstNullPath(in: value) {
-            throw Failure(description: "\(name): null at \(path) cannot be written to a property list, which has no null value")
+            throw Failure(
+                description: "\(name): null at \(path) cannot be written to a property list, which has no null value")
         }
         let format: any TreeFormat =
             switch target {

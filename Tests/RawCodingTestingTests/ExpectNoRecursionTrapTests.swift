@@ -45,18 +45,29 @@ struct ExpectNoRecursionTrapTests {
     @Test func aTrappingTypeFailsWithTheTypedErrorInsteadOfCrashing() throws {
         var line = 0
         let issues = recordedIssues(5) {
-            line = #line; expectNoRecursionTrap(TrappingSettings(), .json, .propertyList(.binary))
+            line = #line + 1
+            expectNoRecursionTrap(TrappingSettings(), .json, .propertyList(.binary))
         }
         #expect(!issues.isEmpty)
         #expect(issues.allSatisfy { $0.sourceLocation?.line == line })
-        let encoding = try #require(issues.first { $0.text.contains("Encoding TrappingSettings as json fell into the recursion trap") })
+        let encoding = try #require(
+            issues.first { $0.text.contains("Encoding TrappingSettings as json fell into the recursion trap") })
         // The library's own message: the type and both fixes.
         #expect(encoding.text.contains("TrappingSettings"))
         #expect(encoding.text.contains("RawCodable<RawCodingTestingTests.TrappingSettings>"))
         #expect(encoding.text.contains("encode(to:)"))
-        #expect(issues.contains { $0.text.contains("Encoding TrappingSettings as binary.plist fell into the recursion trap") })
-        #expect(issues.contains { $0.text.contains("Encoding Array<TrappingSettings> as json fell into the recursion trap") })
-        #expect(issues.contains { $0.text.contains("rawValue / init?(rawValue:) of TrappingSettings fell into the recursion trap") })
+        #expect(
+            issues.contains {
+                $0.text.contains("Encoding TrappingSettings as binary.plist fell into the recursion trap")
+            })
+        #expect(
+            issues.contains {
+                $0.text.contains("Encoding Array<TrappingSettings> as json fell into the recursion trap")
+            })
+        #expect(
+            issues.contains {
+                $0.text.contains("rawValue / init?(rawValue:) of TrappingSettings fell into the recursion trap")
+            })
     }
 
     @Test func guardedAndPlainTypesPass() {
@@ -69,7 +80,10 @@ struct ExpectNoRecursionTrapTests {
     @Test func anUnguardedRawRepresentableIsReportedWithoutBeingRun() {
         let issues = recordedIssues(1) { expectNoRecursionTrap(UnguardedSettings(), .json) }
         #expect(issues.count == 1)
-        #expect(issues.first?.text.contains("UnguardedSettings is Codable and RawRepresentable with String raw values, but not RawStringCodable") == true)
+        #expect(
+            issues.first?.text.contains(
+                "UnguardedSettings is Codable and RawRepresentable with String raw values, but not RawStringCodable")
+                == true)
         #expect(issues.first?.text.contains("It was not run.") == true)
     }
 }

@@ -14,8 +14,9 @@ struct ExpectRoundTripTests {
         do {
             do {
                 let issues = recordedIssues(2) {
-                    expectRoundTrip(of: Profile.sample, fixture: "Profile", .json(.pretty), .propertyList(.binary),
-                                    fixturesDirectory: directory, suite: "Suite")
+                    expectRoundTrip(
+                        of: Profile.sample, fixture: "Profile", .json(.pretty), .propertyList(.binary),
+                        fixturesDirectory: directory, suite: "Suite")
                 }
                 #expect(issues.count == 2)
                 #expect(issues.allSatisfy { $0.text.contains("Recorded the fixture Suite/Profile.") })
@@ -24,10 +25,13 @@ struct ExpectRoundTripTests {
                 let binary = directory.appendingPathComponent("Suite/Profile.binary.plist")
                 #expect(FileManager.default.fileExists(atPath: json.path))
                 #expect(try JSONCodec.json.decode(Profile.self, from: Data(contentsOf: json)) == Profile.sample)
-                #expect(try PropertyListCodec.propertyList(.binary).decode(Profile.self, from: Data(contentsOf: binary)) == Profile.sample)
+                #expect(
+                    try PropertyListCodec.propertyList(.binary).decode(Profile.self, from: Data(contentsOf: binary))
+                        == Profile.sample)
 
-                let second = expectRoundTrip(of: Profile.sample, fixture: "Profile", .json(.pretty), .propertyList(.binary),
-                                             fixturesDirectory: directory, suite: "Suite")
+                let second = expectRoundTrip(
+                    of: Profile.sample, fixture: "Profile", .json(.pretty), .propertyList(.binary),
+                    fixturesDirectory: directory, suite: "Suite")
                 #expect(second.passed)
                 #expect(second.recordedFiles.isEmpty)
             }
@@ -38,16 +42,20 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            try withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, suite: "S", environment: quietEnvironment)) { () throws -> Void in
+            try withFixtureConfiguration(
+                FixtureConfiguration(fixturesDirectory: directory, suite: "S", environment: quietEnvironment)
+            ) { () throws -> Void in
                 var stored = Profile.sample
                 stored.account.email = "old@example.com"
                 try writeFixture(JSONCodec.json(.pretty).encode(stored), "S/Profile.pretty.json", in: directory)
 
                 var line = 0
                 let issues = recordedIssues(2) {
-                    line = #line; expectRoundTrip(of: Profile.sample, fixture: "Profile", .json(.pretty))
+                    line = #line + 1
+                    expectRoundTrip(of: Profile.sample, fixture: "Profile", .json(.pretty))
                 }
-                let mismatch = try #require(issues.first { $0.text.contains("differs from the fixture S/Profile.pretty.json") })
+                let mismatch = try #require(
+                    issues.first { $0.text.contains("differs from the fixture S/Profile.pretty.json") })
                 #expect(mismatch.sourceLocation?.line == line)
                 #expect(mismatch.sourceLocation?.fileID == #fileID)
                 #expect(mismatch.sourceLocation?.filePath == #filePath)
@@ -64,13 +72,16 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            try withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, suite: "S", environment: quietEnvironment)) { () throws -> Void in
+            try withFixtureConfiguration(
+                FixtureConfiguration(fixturesDirectory: directory, suite: "S", environment: quietEnvironment)
+            ) { () throws -> Void in
                 var stored = Profile.sample
                 stored.account.plan = .paid(seats: 5, renews: Date(timeIntervalSinceReferenceDate: 800_000_000))
                 try writeFixture(JSONCodec.json.encode(stored), "S/Profile.json", in: directory)
 
                 let issues = recordedIssues(2) { expectRoundTrip(of: Profile.sample, fixture: "Profile", .json) }
-                let decode = try #require(issues.first { $0.text.contains("Decoding S/Profile.json gives a different value") })
+                let decode = try #require(
+                    issues.first { $0.text.contains("Decoding S/Profile.json gives a different value") })
                 #expect(decode.text.contains("at Profile.account.plan.paid.seats:"))
                 #expect(decode.text.contains("expected: 3"))
                 #expect(decode.text.contains("decoded:  5"))
@@ -98,8 +109,9 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             let issues = recordedIssues(1) {
-                expectRoundTrip(of: Profile.sample, fixture: "Absent", .propertyList(.xml),
-                                record: .never, fixturesDirectory: directory, suite: "S")
+                expectRoundTrip(
+                    of: Profile.sample, fixture: "Absent", .propertyList(.xml),
+                    record: .never, fixturesDirectory: directory, suite: "S")
             }
             let path = directory.appendingPathComponent("S/Absent.xml.plist").path
             #expect(issues.count == 1)
@@ -113,18 +125,22 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            let ci = FixtureConfiguration(recordMode: .missing, fixturesDirectory: directory, environment: ["CI": "true"])
+            let ci = FixtureConfiguration(
+                recordMode: .missing, fixturesDirectory: directory, environment: ["CI": "true"])
             let missing = recordedIssues(1) {
                 withFixtureConfiguration(ci) { expectRoundTrip(of: Profile.sample, fixture: "P", .json) }
             }
             #expect(missing.count == 1)
             #expect(missing[0].text.contains("does not exist"))
             #expect(missing[0].text.contains(".never (CI=true is set)"))
-            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("ExpectRoundTripTests/P.json").path))
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: directory.appendingPathComponent("ExpectRoundTripTests/P.json").path))
 
             // An explicit .all on CI is refused loudly, even when the fixture matches, so a
             // forgotten `record: .all` cannot pass there.
-            withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)) {
+            withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment))
+            {
                 _ = recordedIssues(1) { expectRoundTrip(of: Profile.sample, fixture: "P", .json) }
             }
             let refused = recordedIssues(1) {
@@ -144,7 +160,9 @@ struct ExpectRoundTripTests {
             recordedIssues(1) { expectRoundTrip(of: 42, fixture: "Answer", .json) }
         }
         #expect(issues.count == 1)
-        #expect(issues.first?.text.contains("record mode is .never (CI=\(value) is set)") == true, "\(issues.first?.text ?? "")")
+        #expect(
+            issues.first?.text.contains("record mode is .never (CI=\(value) is set)") == true,
+            "\(issues.first?.text ?? "")")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("S/Answer.json").path))
     }
 
@@ -153,7 +171,8 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            let configuration = FixtureConfiguration(fixturesDirectory: directory, suite: "S", environment: ["CI": value])
+            let configuration = FixtureConfiguration(
+                fixturesDirectory: directory, suite: "S", environment: ["CI": value])
             let issues = withFixtureConfiguration(configuration) {
                 recordedIssues(1) { expectRoundTrip(of: 42, fixture: "Answer", .json) }
             }
@@ -167,19 +186,29 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             let all = FixtureConfiguration(fixturesDirectory: directory, environment: ["RAWCODING_RECORD": "all"])
-            let first = withFixtureConfiguration(all) { recordedIssues(1) { expectRoundTrip(of: [1, 2], fixture: "N", .json) } }
-            let second = withFixtureConfiguration(all) { recordedIssues(1) { expectRoundTrip(of: [1, 2], fixture: "N", .json) } }
+            let first = withFixtureConfiguration(all) {
+                recordedIssues(1) { expectRoundTrip(of: [1, 2], fixture: "N", .json) }
+            }
+            let second = withFixtureConfiguration(all) {
+                recordedIssues(1) { expectRoundTrip(of: [1, 2], fixture: "N", .json) }
+            }
             #expect(first.count == 1 && first[0].text.contains("record mode .all from RAWCODING_RECORD=all"))
             #expect(second.count == 1 && second[0].text.contains("It had the same bytes before."))
 
             let never = FixtureConfiguration(fixturesDirectory: directory, environment: ["RAWCODING_RECORD": "never"])
-            let absent = withFixtureConfiguration(never) { recordedIssues(1) { expectRoundTrip(of: 1, fixture: "Absent", .json) } }
+            let absent = withFixtureConfiguration(never) {
+                recordedIssues(1) { expectRoundTrip(of: 1, fixture: "Absent", .json) }
+            }
             #expect(absent.count == 1 && absent[0].text.contains(".never (RAWCODING_RECORD=never)"))
 
             let bad = FixtureConfiguration(fixturesDirectory: directory, environment: ["RAWCODING_RECORD": "sometimes"])
-            let invalid = withFixtureConfiguration(bad) { recordedIssues(2) { expectRoundTrip(of: 1, fixture: "Bad", .json) } }
+            let invalid = withFixtureConfiguration(bad) {
+                recordedIssues(2) { expectRoundTrip(of: 1, fixture: "Bad", .json) }
+            }
             #expect(invalid.contains { $0.text.contains("RAWCODING_RECORD=sometimes is not a record mode") })
-            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("ExpectRoundTripTests/Bad.json").path))
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: directory.appendingPathComponent("ExpectRoundTripTests/Bad.json").path))
         }
     }
 
@@ -187,11 +216,15 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            try withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)) { () throws -> Void in
+            try withFixtureConfiguration(
+                FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)
+            ) { () throws -> Void in
                 _ = recordedIssues(1) { expectRoundTrip(of: Profile.sample, fixture: "P", .propertyList(.xml)) }
                 var changed = Profile.sample
                 changed.name = "Grace"
-                let issues = recordedIssues(1) { expectRoundTrip(of: changed, fixture: "P", .propertyList(.xml), record: .all) }
+                let issues = recordedIssues(1) {
+                    expectRoundTrip(of: changed, fixture: "P", .propertyList(.xml), record: .all)
+                }
                 #expect(issues.count == 1)
                 #expect(issues[0].text.contains("It had other bytes before:"))
                 #expect(issues[0].text.contains("+ ") && issues[0].text.contains("<string>Grace</string>"))
@@ -205,12 +238,17 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            try withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, suite: "S", environment: quietEnvironment)) { () throws -> Void in
+            try withFixtureConfiguration(
+                FixtureConfiguration(fixturesDirectory: directory, suite: "S", environment: quietEnvironment)
+            ) { () throws -> Void in
                 var stored = Profile.sample
                 stored.name = "Adb"
-                try writeFixture(PropertyListCodec.propertyList(.binary).encode(stored), "S/Profile.binary.plist", in: directory)
+                try writeFixture(
+                    PropertyListCodec.propertyList(.binary).encode(stored), "S/Profile.binary.plist", in: directory)
 
-                let issues = recordedIssues(2) { expectRoundTrip(of: Profile.sample, fixture: "Profile", .propertyList(.binary)) }
+                let issues = recordedIssues(2) {
+                    expectRoundTrip(of: Profile.sample, fixture: "Profile", .propertyList(.binary))
+                }
                 let mismatch = try #require(issues.first { $0.text.contains("differs from the fixture") })
                 #expect(mismatch.text.contains("First difference at byte "))
                 #expect(mismatch.text.contains("(- fixture, + encoded):"))
@@ -229,7 +267,9 @@ struct ExpectRoundTripTests {
             var changed = long
             changed[150] = "CHANGED"
             let issues = recordedIssues(3) {
-                withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)) {
+                withFixtureConfiguration(
+                    FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)
+                ) {
                     _ = expectRoundTrip(of: long, fixture: "Long", .json)
                     _ = expectRoundTrip(of: changed, fixture: "Long", .json)
                 }
@@ -252,7 +292,9 @@ struct ExpectRoundTripTests {
             #expect(issues.count == 1)
             #expect(issues[0].text.contains("Encoding the Unencodable value for ExpectRoundTripTests/U.json failed:"))
             #expect(issues[0].text.contains("never encodable"))
-            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("ExpectRoundTripTests/U.json").path))
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: directory.appendingPathComponent("ExpectRoundTripTests/U.json").path))
         }
     }
 
@@ -260,7 +302,8 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            let text = try JSONCodec.json.encodeToString(Profile.sample).replacingOccurrences(of: "\"ada@example.com\"", with: "42")
+            let text = try JSONCodec.json.encodeToString(Profile.sample).replacingOccurrences(
+                of: "\"ada@example.com\"", with: "42")
             try writeFixture(Data(text.utf8), "S/Profile.json", in: directory)
             let issues = recordedIssues(2) {
                 expectRoundTrip(of: Profile.sample, fixture: "Profile", .json, fixturesDirectory: directory, suite: "S")
@@ -277,10 +320,14 @@ struct ExpectRoundTripTests {
             // Written by hand with keys out of order: decodes to the value, re-encodes sorted.
             try writeFixture(Data(#"{ "name": "Ada" }"#.utf8), "S/Cached.json", in: directory)
             let issues = recordedIssues(2) {
-                expectRoundTrip(of: CachedProfile(name: "Ada"), fixture: "Cached", .json, fixturesDirectory: directory, suite: "S")
+                expectRoundTrip(
+                    of: CachedProfile(name: "Ada"), fixture: "Cached", .json, fixturesDirectory: directory, suite: "S")
             }
             #expect(issues.count == 2)
-            #expect(issues.contains { $0.text.contains("gives other bytes than the fixture: the format does not round-trip") })
+            #expect(
+                issues.contains {
+                    $0.text.contains("gives other bytes than the fixture: the format does not round-trip")
+                })
         }
     }
 
@@ -289,7 +336,8 @@ struct ExpectRoundTripTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             let issues = recordedIssues(1) {
-                expectRoundTrip(of: 1, fixture: "Twice", .json, JSONCodec(limits: .default), fixturesDirectory: directory)
+                expectRoundTrip(
+                    of: 1, fixture: "Twice", .json, JSONCodec(limits: .default), fixturesDirectory: directory)
             }
             #expect(issues.count == 1)
             #expect(issues[0].text.contains("Twice.json"))
@@ -312,7 +360,10 @@ struct ExpectRoundTripTests {
 
     @Test func fixturesAreFoundFromTheCallingFileByDefault() throws {
         // Fixtures/ExpectRoundTripTests/Point.json is committed.
-        struct Point: Codable, Equatable { var x: Int; var y: Int }
+        struct Point: Codable, Equatable {
+            var x: Int
+            var y: Int
+        }
         let report = withFixtureConfiguration(FixtureConfiguration(recordMode: .never)) {
             expectRoundTrip(of: Point(x: 3, y: -4), fixture: "Point", .json)
         }
@@ -323,14 +374,16 @@ struct ExpectRoundTripTests {
                 expectRoundTrip(of: Point(x: 3, y: -4), fixture: "Nowhere", .json)
             }
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         #expect(issues.count == 1)
         #expect(issues[0].text.contains("expected at \(root.path)/Fixtures/ExpectRoundTripTests/Nowhere.json"))
     }
 
     @Test func aCallerOutsideAnyPackageIsToldToNameTheFixturesDirectory() {
         let issues = recordedIssues(1) {
-            expectRoundTrip(of: 1, fixture: "One", .json, filePath: "/nonexistent-rawcoding-package/Tests/OneTests.swift")
+            expectRoundTrip(
+                of: 1, fixture: "One", .json, filePath: "/nonexistent-rawcoding-package/Tests/OneTests.swift")
         }
         #expect(issues.count == 1)
         #expect(issues.first?.text.contains("No Package.swift was found in any folder above /nonexistent-") == true)
@@ -347,11 +400,16 @@ struct ExpectRoundTripTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         do {
-            withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)) {
-                let recorded = recordedIssues(1) { expectFixture(Data("one\ntwo\n".utf8), fixture: "out", fileExtension: "txt") }
+            withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment))
+            {
+                let recorded = recordedIssues(1) {
+                    expectFixture(Data("one\ntwo\n".utf8), fixture: "out", fileExtension: "txt")
+                }
                 #expect(recorded.count == 1)
                 #expect(expectFixture(Data("one\ntwo\n".utf8), fixture: "out", fileExtension: "txt").passed)
-                let changed = recordedIssues(1) { expectFixture(Data("one\n2\n".utf8), fixture: "out", fileExtension: "txt") }
+                let changed = recordedIssues(1) {
+                    expectFixture(Data("one\n2\n".utf8), fixture: "out", fileExtension: "txt")
+                }
                 #expect(changed.count == 1)
                 #expect(changed[0].text.contains("-  2 | two") || changed[0].text.contains("- 2 | two"))
             }
@@ -367,7 +425,9 @@ struct FixtureTraitTests {
         defer { removeTemporaryFixtures(directory) }
         do {
             let issues = recordedIssues(1) {
-                withFixtureConfiguration(FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)) {
+                withFixtureConfiguration(
+                    FixtureConfiguration(fixturesDirectory: directory, environment: quietEnvironment)
+                ) {
                     expectRoundTrip(of: 1, fixture: "One", .json)
                 }
             }

@@ -23,7 +23,8 @@ struct Profile: Codable, Equatable, Sendable {
 
     static let sample = Profile(
         name: "Ada",
-        account: Account(email: "ada@example.com", plan: .paid(seats: 3, renews: Date(timeIntervalSinceReferenceDate: 800_000_000))),
+        account: Account(
+            email: "ada@example.com", plan: .paid(seats: 3, renews: Date(timeIntervalSinceReferenceDate: 800_000_000))),
         tags: ["math", "engines"],
         nickname: nil)
 }
@@ -41,7 +42,8 @@ struct Unencodable: Codable, Equatable, Sendable {
     init() {}
     init(from decoder: any Decoder) throws {}
     func encode(to encoder: any Encoder) throws {
-        throw EncodingError.invalidValue(self, EncodingError.Context(codingPath: [], debugDescription: "never encodable"))
+        throw EncodingError.invalidValue(
+            self, EncodingError.Context(codingPath: [], debugDescription: "never encodable"))
     }
 }
 
@@ -87,7 +89,8 @@ func recordedIssues<Ignored>(
     let all = issues.all
     if all.count != expected {
         let listed = all.enumerated().map { "[\($0.offset + 1)] \($0.element.text)" }.joined(separator: "\n")
-        Issue.record("expected \(expected) recorded issues, found \(all.count)\n\(listed)", sourceLocation: sourceLocation)
+        Issue.record(
+            "expected \(expected) recorded issues, found \(all.count)\n\(listed)", sourceLocation: sourceLocation)
     }
     return all
 }

@@ -33,7 +33,9 @@ struct ValueDifferenceTests {
         let directory = temporaryFixturesDirectory()
         defer { removeTemporaryFixtures(directory) }
         try writeFixture(codec.encode(stored), "S/F.\(codec.fileExtension)", in: directory)
-        let issues = recordedIssues(issueCount) { expectRoundTrip(of: value, fixture: "F", codec, fixturesDirectory: directory, suite: "S") }
+        let issues = recordedIssues(issueCount) {
+            expectRoundTrip(of: value, fixture: "F", codec, fixturesDirectory: directory, suite: "S")
+        }
         let issue = try #require(issues.first { $0.text.contains("gives a different value") })
         return issue.text
     }
@@ -59,12 +61,16 @@ struct ValueDifferenceTests {
         let missingKey = try decodeMismatch(
             stored: Scores(byPlayer: ["ada": 3], rounds: [], winner: nil),
             value: Scores(byPlayer: ["ada": 3, "cy": 1], rounds: [], winner: nil))
-        #expect(missingKey.contains(#"at Scores.byPlayer["cy"]:"#) && missingKey.contains("decoded:  (no entry)"), "\(missingKey)")
+        #expect(
+            missingKey.contains(#"at Scores.byPlayer["cy"]:"#) && missingKey.contains("decoded:  (no entry)"),
+            "\(missingKey)")
 
         let shorter = try decodeMismatch(
             stored: Scores(byPlayer: [:], rounds: [[1, 2]], winner: nil),
             value: Scores(byPlayer: [:], rounds: [[1, 2, 3]], winner: nil))
-        #expect(shorter.contains("at Scores.rounds[0][2]:") && shorter.contains("decoded:  (no element: 2 elements)"), "\(shorter)")
+        #expect(
+            shorter.contains("at Scores.rounds[0][2]:") && shorter.contains("decoded:  (no element: 2 elements)"),
+            "\(shorter)")
     }
 
     @Test func nestedOptionalsAndClassesAreWalked() throws {

@@ -15,7 +15,9 @@ final class XCTestAdapterTests: XCTestCase {
     private var capturing = false
 
     /// While `capturing`, failures are collected instead of failing the test.
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
         if capturing {
             captured.append(Failure(message: description, file: filePath, line: lineNumber))
         } else {
@@ -38,7 +40,8 @@ final class XCTestAdapterTests: XCTestCase {
 
     func testMatchingCommittedFixturePasses() {
         // Fixtures/XCTestAdapterTests/Settings.pretty.json and .xml.plist are committed.
-        let report = expectRoundTrip(of: XCTestSettings.sample, fixture: "Settings", .json(.pretty), .propertyList(.xml))
+        let report = expectRoundTrip(
+            of: XCTestSettings.sample, fixture: "Settings", .json(.pretty), .propertyList(.xml))
         XCTAssertTrue(report.passed, "\(report.failures)")
     }
 
@@ -47,13 +50,17 @@ final class XCTestAdapterTests: XCTestCase {
         changed.volume = 0.5
         var line = 0
         let failures = capture {
-            line = #line; expectRoundTrip(of: changed, fixture: "Settings", .json(.pretty), record: .never)
+            line = #line + 1
+            expectRoundTrip(of: changed, fixture: "Settings", .json(.pretty), record: .never)
         }
         guard failures.count == 2 else { return XCTFail("expected 2 failures, got \(failures)") }
         XCTAssertTrue(failures.allSatisfy { $0.file == #filePath && $0.line == line }, "\(failures)")
-        XCTAssertTrue(failures[0].message.contains("The encoded value differs from the fixture XCTestAdapterTests/Settings.pretty.json"))
+        XCTAssertTrue(
+            failures[0].message.contains(
+                "The encoded value differs from the fixture XCTestAdapterTests/Settings.pretty.json"))
         XCTAssertTrue(failures[0].message.contains(#"+ 8 |   "volume" : 0.5"#), failures[0].message)
-        XCTAssertTrue(failures[1].message.contains("gives a different value at XCTestSettings.volume:"), failures[1].message)
+        XCTAssertTrue(
+            failures[1].message.contains("gives a different value at XCTestSettings.volume:"), failures[1].message)
     }
 
     func testMissingFixtureUnderNeverFailsWithThePath() {

@@ -91,7 +91,9 @@ struct CodecRoundTripTests {
         #expect(try roundTrip(false, codec).0 == false)
         #expect(try roundTrip(1.5, codec).0 == 1.5)
         #expect(try roundTrip(Double.infinity, codec).0 == .infinity)
-        #expect(try roundTrip(Date(timeIntervalSinceReferenceDate: 86_400), codec).0 == Date(timeIntervalSinceReferenceDate: 86_400))
+        #expect(
+            try roundTrip(Date(timeIntervalSinceReferenceDate: 86_400), codec).0
+                == Date(timeIntervalSinceReferenceDate: 86_400))
         #expect(try roundTrip(Data([1, 2, 3]), codec).0 == Data([1, 2, 3]))
         #expect(try roundTrip(Data(), codec).0 == Data())
         #expect(try roundTrip(Int?.none, codec).0 == nil)
@@ -120,7 +122,10 @@ struct CodecRoundTripTests {
     @Test(arguments: CodecCase.allCases)
     func equalValuesEncodeToIdenticalBytes(_ codec: CodecCase) throws {
         // Equal values whose dictionaries iterate in different orders.
-        struct Catalog: Codable, Equatable { var settings: SampleSettings; var scores: [String: Int] }
+        struct Catalog: Codable, Equatable {
+            var settings: SampleSettings
+            var scores: [String: Int]
+        }
         let (scores, reordered) = try equalDictionariesInOtherOrders()
         let first = try codec.codec.encode(Catalog(settings: .sample, scores: scores))
         let second = try codec.codec.encode(Catalog(settings: .sample, scores: reordered))
@@ -135,7 +140,8 @@ struct CodecRoundTripTests {
         let binary = try PropertyListCodec.propertyList(.binary).encode("hello")
         #expect(try PropertyListDecoder().decode(Int.self, from: xml) == 42)
         #expect(try PropertyListDecoder().decode(String.self, from: binary) == "hello")
-        #expect(String(decoding: xml, as: UTF8.self).contains("<plist version=\"1.0\">\n<integer>42</integer>\n</plist>"))
+        #expect(
+            String(decoding: xml, as: UTF8.self).contains("<plist version=\"1.0\">\n<integer>42</integer>\n</plist>"))
     }
 
     @Test func xmlPropertyListIsAStringCodec() throws {

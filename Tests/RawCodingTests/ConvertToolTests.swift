@@ -37,7 +37,8 @@ struct ConvertToolTests {
     }
 
     @Test func convertsNumbersBeyondDoubleAndInt64Exactly() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rawcoding-big-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rawcoding-big-\(UUID().uuidString).json")
         try Data("[1e308, -1e308, 123456789012345678901234567890, 0.10000000000000001]".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try convert(file.path, to: "json")
@@ -54,7 +55,8 @@ struct ConvertToolTests {
     }
 
     @Test func refusesNullForPropertyListsNamingWhere() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rawcoding-null-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rawcoding-null-\(UUID().uuidString).json")
         try Data(#"{"a":{"b":[1,null]}}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try convert(file.path, to: "binary")
@@ -77,7 +79,8 @@ struct ConvertToolTests {
     }
 
     @Test func reportsMalformedInputAndUsageErrors() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rawcoding-bad-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rawcoding-bad-\(UUID().uuidString).json")
         try Data(#"{"a":[1,2"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let malformed = try convert(file.path, to: "xml")
@@ -89,7 +92,8 @@ struct ConvertToolTests {
         #expect(missing.status == 1)
         #expect(missing.errors.contains("cannot read /nonexistent/file.json"))
 
-        let usage = try ChildProcess.run(try ChildProcess.product("rawcoding"), ["convert", Self.example.path, "--to", "yaml"])
+        let usage = try ChildProcess.run(
+            try ChildProcess.product("rawcoding"), ["convert", Self.example.path, "--to", "yaml"])
         #expect(usage.status == 64)
         #expect(usage.errors.contains("usage: rawcoding convert FILE --to json|xml|binary"))
     }

@@ -18,14 +18,17 @@ struct FixtureDeterminismTests {
     /// Runs the probe under `environment` and checks its files against the fixtures; returns
     /// what it printed.
     func probe(_ environment: [String: String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locale-probe-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locale-probe-\(UUID().uuidString)")
         defer { removeIfPresent(directory) }
-        let result = try ChildProcess.run(try ChildProcess.product("LocaleProbe"), [directory.path], environment: environment)
+        let result = try ChildProcess.run(
+            try ChildProcess.product("LocaleProbe"), [directory.path], environment: environment)
         try #require(result.status == 0, "LocaleProbe failed: \(result.errors)", sourceLocation: sourceLocation)
         for (name, fileExtension) in Self.files {
             let data = try Data(contentsOf: directory.appendingPathComponent("\(name).\(fileExtension)"))
-            expectFixture(data, fixture: name, fileExtension: fileExtension,
-                          fileID: sourceLocation.fileID, filePath: #filePath, line: UInt(sourceLocation.line))
+            expectFixture(
+                data, fixture: name, fileExtension: fileExtension,
+                fileID: sourceLocation.fileID, filePath: #filePath, line: UInt(sourceLocation.line))
         }
         return result.output
     }
@@ -43,7 +46,9 @@ struct FixtureDeterminismTests {
         let locales = try CompiledLocales.directory()
         defer { removeIfPresent(locales) }
         for (language, decimal) in [("de_DE.UTF-8", "1234,5"), ("tr_TR.UTF-8", "1234,5"), ("en_US.UTF-8", "1234.5")] {
-            let printed = try probe(["LOCPATH": locales.path, "LANG": language, "LC_ALL": language, "TZ": "Europe/Istanbul"])
+            let printed = try probe([
+                "LOCPATH": locales.path, "LANG": language, "LC_ALL": language, "TZ": "Europe/Istanbul",
+            ])
             // The C locale took effect (a comma as decimal separator where the language uses one).
             #expect(printed.contains("clocale=\(language)"), "\(printed)")
             #expect(printed.contains("cformat=\(decimal)"), "\(printed)")
@@ -62,13 +67,16 @@ enum CompiledLocales {
             && ["de_DE", "tr_TR", "en_US"].allSatisfy { FileManager.default.fileExists(atPath: "\(sources)/\($0)") }
     }
 
-    static let skipReason: Comment = "Skipped: \(tool) or the locale sources in \(sources) are missing, so no other C locale can be compiled (Debian package: locales). The time-zone test still ran."
+    static let skipReason: Comment =
+        "Skipped: \(tool) or the locale sources in \(sources) are missing, so no other C locale can be compiled (Debian package: locales). The time-zone test still ran."
 
     static func directory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rawcoding-locales-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rawcoding-locales-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for (input, name) in [("de_DE", "de_DE.UTF-8"), ("tr_TR", "tr_TR.UTF-8"), ("en_US", "en_US.UTF-8")] {
-            let result = try ChildProcess.run(URL(fileURLWithPath: tool), ["-i", input, "-f", "UTF-8", directory.appendingPathComponent(name).path])
+            let result = try ChildProcess.run(
+                URL(fileURLWithPath: tool), ["-i", input, "-f", "UTF-8", directory.appendingPathComponent(name).path])
             try #require(result.status == 0, "localedef \(input) failed: \(result.errors)")
         }
         return directory

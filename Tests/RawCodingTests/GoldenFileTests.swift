@@ -17,7 +17,8 @@ struct GoldenFileTests {
     }
 
     @Test func rawValueIsTheCompactJSONFixture() {
-        expectFixture(Data(RawCodable(SampleSettings.sample).rawValue.utf8), fixture: "SampleSettings", fileExtension: "json")
+        expectFixture(
+            Data(RawCodable(SampleSettings.sample).rawValue.utf8), fixture: "SampleSettings", fileExtension: "json")
     }
 
     @Test func sampleSettingsAreSafeFromTheRecursionTrap() {

@@ -57,7 +57,8 @@ struct GoldenOracleTests {
     @Test(arguments: [("SampleSettings.json", false), ("SampleSettings.pretty.json", true)])
     func foundationsJSONEncoderWritesTheJSONGoldens(_ name: String, _ pretty: Bool) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         let theirs = try encoder.encode(SampleSettings.sample)
         #expect(theirs == (try Self.golden(name)), "\(String(decoding: theirs, as: UTF8.self))")
         #expect(try JSONDecoder().decode(SampleSettings.self, from: Self.golden(name)) == SampleSettings.sample)
@@ -87,10 +88,12 @@ struct GoldenOracleTests {
     /// Every JSON and property-list file under `Fixtures/`, read by Python's `json`/`plistlib`
     /// and by our readers, to the same value.
     @Test(Python.required) func pythonReadsEveryFixtureAsOurReadersDo() throws {
-        let files = try #require(FileManager.default.enumerator(at: PackagePaths.fixtures, includingPropertiesForKeys: nil))
-            .compactMap { $0 as? URL }
-            .filter { $0.pathExtension == "json" || $0.pathExtension == "plist" }
-            .sorted { $0.path < $1.path }
+        let files = try #require(
+            FileManager.default.enumerator(at: PackagePaths.fixtures, includingPropertiesForKeys: nil)
+        )
+        .compactMap { $0 as? URL }
+        .filter { $0.pathExtension == "json" || $0.pathExtension == "plist" }
+        .sorted { $0.path < $1.path }
         try #require(files.count >= 10, "found only \(files.map(\.lastPathComponent))")
         for (file, reading) in zip(files, try DifferentialTests.pythonReads(files)) {
             let value: StoredValue

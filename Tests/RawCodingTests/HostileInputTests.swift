@@ -7,14 +7,19 @@ import Testing
 struct HostileInputTests {
     static let binary = PropertyListCodec.propertyList(.binary)
 
-    func expectRejected(_ data: Data, as kind: RawCodingError.Kind = .decodingFailed, mentioning words: String..., sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRejected(
+        _ data: Data, as kind: RawCodingError.Kind = .decodingFailed, mentioning words: String...,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let error = #expect(throws: RawCodingError.self, sourceLocation: sourceLocation) {
             try Self.binary.decode(AnyNested.self, from: data)
         }
         #expect(error?.kind == kind, sourceLocation: sourceLocation)
         #expect(error?.position != nil, "binary errors carry the byte offset", sourceLocation: sourceLocation)
         for word in words {
-            #expect(error?.description.contains(word) == true, "\(String(describing: error))", sourceLocation: sourceLocation)
+            #expect(
+                error?.description.contains(word) == true, "\(String(describing: error))",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -98,14 +103,20 @@ struct HostileInputTests {
         // [ <object 1>, <object 2> ] with two-byte references, { <2>: <1> } and { <1>: <2> }.
         let wide = File(objects: [[0xA2, 0x00, 0x01, 0x00, 0x02], [0x10, 0x07]], referenceSize: 2).build()
         expectRejected(wide, mentioning: "reference to object 2, but there are 2 objects")
-        expectRejected(File(objects: [[0xD1, 0x02, 0x01], [0x10, 0x07]]).build(), mentioning: "reference to object 2, but there are 2 objects")
-        expectRejected(File(objects: [[0xD1, 0x01, 0x02], [0x51, 0x6B]]).build(), mentioning: "reference to object 2, but there are 2 objects")
-        expectRejected(File(objects: [[0x10, 0x07]], root: 1).build(), mentioning: "root object 1 is not one of its 1 objects")
+        expectRejected(
+            File(objects: [[0xD1, 0x02, 0x01], [0x10, 0x07]]).build(),
+            mentioning: "reference to object 2, but there are 2 objects")
+        expectRejected(
+            File(objects: [[0xD1, 0x01, 0x02], [0x51, 0x6B]]).build(),
+            mentioning: "reference to object 2, but there are 2 objects")
+        expectRejected(
+            File(objects: [[0x10, 0x07]], root: 1).build(), mentioning: "root object 1 is not one of its 1 objects")
 
         // One less is the last object, and reads.
         let last = File(objects: [[0xD1, 0x01, 0x02], [0x51, 0x6B], [0xA2, 0x03, 0x03], [0x10, 0x07]]).build()
         #expect(try Self.binary.decode([String: [Int]].self, from: last) == ["k": [7, 7]])
-        #expect(try Self.binary.decode(Int.self, from: File(objects: [[0x10, 0x06], [0x10, 0x07]], root: 1).build()) == 7)
+        #expect(
+            try Self.binary.decode(Int.self, from: File(objects: [[0x10, 0x06], [0x10, 0x07]], root: 1).build()) == 7)
     }
 
     @Test func rejectsALoneSurrogateInAUTF16String() {
@@ -123,7 +134,8 @@ struct HostileInputTests {
 
     @Test func rejectsDeepNestingInEveryFormat() throws {
         let depth = 100_000
-        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\">"
+        let xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\">"
             + String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth) + "</plist>"
         let xmlError = #expect(throws: RawCodingError.self) {
             try PropertyListCodec.propertyList(.xml).decode(AnyNested.self, from: xml)
@@ -136,7 +148,9 @@ struct HostileInputTests {
         builder.offsetSize = 4
         for index in 0..<depth { builder.add([0xA1] + BinaryPropertyListBuilder.bigEndian(UInt64(index + 1), size: 4)) }
         builder.add([0xA0])
-        let binaryError = #expect(throws: RawCodingError.self) { try Self.binary.decode(AnyNested.self, from: builder.build()) }
+        let binaryError = #expect(throws: RawCodingError.self) {
+            try Self.binary.decode(AnyNested.self, from: builder.build())
+        }
         #expect(binaryError?.description.contains("deeper than 512") == true)
         #expect(binaryError?.kind == .limitExceeded)
 
@@ -149,27 +163,38 @@ struct HostileInputTests {
 
     @Test func acceptsNestingUpToTheLimit() throws {
         let depth = 500
-        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\">"
+        let xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\">"
             + String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth) + "</plist>"
         _ = try PropertyListCodec.propertyList(.xml).decode(AnyNested.self, from: xml)
-        _ = try JSONCodec.json.decode(AnyNested.self, from: String(repeating: "[", count: depth) + String(repeating: "]", count: depth))
+        _ = try JSONCodec.json.decode(
+            AnyNested.self, from: String(repeating: "[", count: depth) + String(repeating: "]", count: depth))
     }
 
     @Test func commentsAndCDATADoNotCountAsNesting() throws {
         let comment = "<!-- " + String(repeating: "<array>", count: 1_000) + " -->"
         let cdata = "<![CDATA[" + String(repeating: "<dict>", count: 1_000) + "]]>"
-        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><array>\(comment)<string>\(cdata)</string></array></plist>"
-        #expect(try PropertyListCodec.propertyList(.xml).decode([String].self, from: xml) == [String(repeating: "<dict>", count: 1_000)])
+        let xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><array>\(comment)<string>\(cdata)</string></array></plist>"
+        #expect(
+            try PropertyListCodec.propertyList(.xml).decode([String].self, from: xml) == [
+                String(repeating: "<dict>", count: 1_000)
+            ])
     }
 
     @Test func rejectsXMLEntityDeclarationsInsteadOfExpandingThem() {
         let entities = (1...6).map { level in
             "<!ENTITY e\(level) \"" + String(repeating: level == 1 ? "a" : "&e\(level - 1);", count: 16) + "\">"
         }.joined(separator: "\n")
-        let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n\(entities)\n]>\n<plist version=\"1.0\"><string>&e6;</string></plist>"
-        let error = #expect(throws: RawCodingError.self) { try PropertyListCodec.propertyList(.xml).decode(String.self, from: xml) }
+        let xml =
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n\(entities)\n]>\n<plist version=\"1.0\"><string>&e6;</string></plist>"
+        let error = #expect(throws: RawCodingError.self) {
+            try PropertyListCodec.propertyList(.xml).decode(String.self, from: xml)
+        }
         #expect(error?.kind == .decodingFailed)
-        #expect(error?.reason.contains("internal subset is not accepted: entity declarations are never expanded") == true, "\(String(describing: error))")
+        #expect(
+            error?.reason.contains("internal subset is not accepted: entity declarations are never expanded") == true,
+            "\(String(describing: error))")
         // Where the subset starts: line 2, after "<!DOCTYPE plist ".
         #expect(error?.position?.line == 2, "\(String(describing: error?.position))")
     }

@@ -22,14 +22,20 @@ struct JSONCodecOptionsTests {
             let text = try codec.encodeToString(event)
             #expect(try codec.decode(Event.self, from: text) == event, "\(seconds): \(text)")
         }
-        #expect(try codec.encodeToString([Date(timeIntervalSinceReferenceDate: 0.25)]) == #"["2001-01-01T00:00:00.25Z"]"#)
+        #expect(
+            try codec.encodeToString([Date(timeIntervalSinceReferenceDate: 0.25)]) == #"["2001-01-01T00:00:00.25Z"]"#)
         // Offsets other writers use read too.
-        #expect(try codec.decode([Date].self, from: #"["2001-01-01T01:00:00+01:00"]"#) == [Date(timeIntervalSinceReferenceDate: 0)])
+        #expect(
+            try codec.decode([Date].self, from: #"["2001-01-01T01:00:00+01:00"]"#) == [
+                Date(timeIntervalSinceReferenceDate: 0)
+            ])
         let refused = #expect(throws: RawCodingError.self) {
             _ = try codec.encode(["when": Date(timeIntervalSinceReferenceDate: 1e13)])
         }
         #expect(refused?.codingPathDescription == "when")
-        let malformed = #expect(throws: RawCodingError.self) { _ = try codec.decode([Date].self, from: #"["yesterday"]"#) }
+        let malformed = #expect(throws: RawCodingError.self) {
+            _ = try codec.decode([Date].self, from: #"["yesterday"]"#)
+        }
         #expect(malformed?.codingPathDescription == "[0]")
     }
 
@@ -66,7 +72,8 @@ struct JSONCodecOptionsTests {
         #expect(try bytes.decode(Data.self, from: "[1,255]") == Data([1, 255]))
         let strict = JSONCodec(nonFiniteNumbers: .throw)
         #expect(throws: RawCodingError.self) { _ = try strict.encode([Double.nan]) }
-        let custom = JSONCodec(nonFiniteNumbers: .strings(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan"))
+        let custom = JSONCodec(
+            nonFiniteNumbers: .strings(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan"))
         #expect(try custom.encodeToString([Double.infinity]) == #"["+inf"]"#)
         #expect(try custom.decode([Double].self, from: #"["-inf"]"#) == [-.infinity])
         // Options are part of the codec's value.
@@ -114,8 +121,9 @@ struct ErrorLocationTests {
     }
 
     @Test func binaryErrorNamesTypePathAndByteOffset() throws {
-        var bytes = try [UInt8](PropertyListCodec.propertyList(.binary).encode(
-            Order(items: [Item(name: "a"), Item(name: "b"), Item(name: "c")])))
+        var bytes = try [UInt8](
+            PropertyListCodec.propertyList(.binary).encode(
+                Order(items: [Item(name: "a"), Item(name: "b"), Item(name: "c")])))
         // The string "c" is the one-byte ASCII object 0x51 0x63; make it claim 15+ bytes.
         let index = try #require(bytes.indices.first { bytes[$0] == 0x51 && bytes[$0 + 1] == UInt8(ascii: "c") })
         bytes[index] = 0x5E

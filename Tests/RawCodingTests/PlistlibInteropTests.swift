@@ -37,7 +37,9 @@ struct PlistlibInteropTests {
             #expect(try pythonReads(codec.encode(true)) == "True", "\(name)")
             #expect(try pythonReads(codec.encode(2.5)) == "2.5", "\(name)")
             #expect(try pythonReads(codec.encode(Data([0, 255]))) == "b'\\x00\\xff'", "\(name)")
-            #expect(try pythonReads(codec.encode(Date(timeIntervalSince1970: 86_400))) == "'date:1970-01-02T00:00:00'", "\(name)")
+            #expect(
+                try pythonReads(codec.encode(Date(timeIntervalSince1970: 86_400))) == "'date:1970-01-02T00:00:00'",
+                "\(name)")
             #expect(try pythonReads(codec.encode(Int?.none)) == "'$null'", "\(name)")
         }
     }

@@ -17,7 +17,8 @@ struct Unencodable: Codable, Equatable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(1, forKey: .before)
-        throw EncodingError.invalidValue(self, .init(codingPath: container.codingPath + [CodingKeys.broken], debugDescription: "cannot encode this"))
+        throw EncodingError.invalidValue(
+            self, .init(codingPath: container.codingPath + [CodingKeys.broken], debugDescription: "cannot encode this"))
     }
     enum CodingKeys: String, CodingKey { case before, broken }
 }
@@ -25,7 +26,11 @@ struct Unencodable: Codable, Equatable {
 @Suite("RawCodable")
 struct RawCodableTests {
     @Test func rawValueIsCanonicalCompactJSON() {
-        struct Model: Codable { var zebra = 1; var apple = "a/b"; var middle = [true] }
+        struct Model: Codable {
+            var zebra = 1
+            var apple = "a/b"
+            var middle = [true]
+        }
         #expect(RawCodable(Model()).rawValue == #"{"apple":"a/b","middle":[true],"zebra":1}"#)
     }
 
@@ -79,8 +84,14 @@ struct RawCodableTests {
     }
 
     @Test func codesTransparentlyInsideAnotherType() throws {
-        struct Outer: Codable { var settings: RawCodable<SampleSettings>; var data: RawCodable<Data> }
-        struct Plain: Codable { var settings: SampleSettings; var data: Data }
+        struct Outer: Codable {
+            var settings: RawCodable<SampleSettings>
+            var data: RawCodable<Data>
+        }
+        struct Plain: Codable {
+            var settings: SampleSettings
+            var data: Data
+        }
         let outer = Outer(settings: RawCodable(.sample), data: RawCodable(Data([1, 2])))
         let plain = Plain(settings: .sample, data: Data([1, 2]))
         for codec in CodecCase.allCases {

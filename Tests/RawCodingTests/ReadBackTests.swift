@@ -88,7 +88,9 @@ struct ReadBackTests {
             _ = try JSONCodec.json.decode(Money.self, from: #"{"amount":123456789012345678901234567890}"#)
         }
         #expect(error?.codingPathDescription == "amount")
-        #expect(error?.reason.contains("123456789012345678901234567890 does not fit Int64") == true, "\(String(describing: error))")
+        #expect(
+            error?.reason.contains("123456789012345678901234567890 does not fit Int64") == true,
+            "\(String(describing: error))")
     }
 
     @Test func propertyListsRefuseADecimalNoRealHoldsInsteadOfRoundingIt() throws {
@@ -96,7 +98,9 @@ struct ReadBackTests {
         #expect(try XMLPropertyListReader().read(XMLPropertyListWriter().write(exact)) == ["ok": 0.1])
         #expect(try BinaryPropertyListReader().read(BinaryPropertyListWriter().write(exact)) == ["ok": 0.1])
         let inexact: StoredValue = ["amount": .decimal(Decimal(string: "123456789012345678901234567890")!)]
-        for write in [{ try XMLPropertyListWriter().write(inexact) }, { try BinaryPropertyListWriter().write(inexact) }] {
+        for write in [
+            { try XMLPropertyListWriter().write(inexact) }, { try BinaryPropertyListWriter().write(inexact) },
+        ] {
             let error = #expect(throws: RawCodingError.self) { _ = try write() }
             #expect(error?.codingPathDescription == "amount")
             #expect(error?.reason.contains("not exactly a real") == true)
@@ -106,12 +110,16 @@ struct ReadBackTests {
     @Test func binaryPropertyListsRefuseDatesTheirReaderRefuses() throws {
         for seconds in [Double.infinity, -.infinity, .nan, 1e16] {
             let error = #expect(throws: RawCodingError.self) {
-                _ = try PropertyListCodec.propertyList(.binary).encode(["when": Date(timeIntervalSinceReferenceDate: seconds)])
+                _ = try PropertyListCodec.propertyList(.binary).encode([
+                    "when": Date(timeIntervalSinceReferenceDate: seconds)
+                ])
             }
             #expect(error?.codingPathDescription == "when", "\(seconds)")
         }
         let far = Date(timeIntervalSinceReferenceDate: 9e15)
-        #expect(try PropertyListCodec.propertyList(.binary).decode(Date.self, from: PropertyListCodec.propertyList(.binary).encode(far)) == far)
+        #expect(
+            try PropertyListCodec.propertyList(.binary).decode(
+                Date.self, from: PropertyListCodec.propertyList(.binary).encode(far)) == far)
     }
 }
 
@@ -158,19 +166,26 @@ struct SymmetricLimitTests {
         switch Int.random(in: 0..<(10 + containerChance), using: &generator) {
         case 0: return family == .json ? .null : .bool(Bool.random(using: &generator))
         case 1: return .bool(Bool.random(using: &generator))
-        case 2: return .int(Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...63, using: &generator))
+        case 2:
+            return .int(
+                Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...63, using: &generator))
         case 3: return .integer(UInt64.random(in: UInt64(Int64.max)...UInt64.max, using: &generator))
         case 4:
             let double = Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator))
             return .double(double.isFinite ? double : Double.random(in: -1e6...1e6, using: &generator))
         case 5:
             guard family == .json else { return .double(Double(Int.random(in: -1000...1000, using: &generator)) / 8) }
-            let digits = (0..<Int.random(in: 18...38, using: &generator)).map { _ in String(Int.random(in: 0...9, using: &generator)) }
+            let digits = (0..<Int.random(in: 18...38, using: &generator)).map { _ in
+                String(Int.random(in: 0...9, using: &generator))
+            }
             let exponent = Int.random(in: -60...60, using: &generator)
-            return .decimal(Decimal(string: "1" + digits.joined() + "e\(exponent)", locale: Locale(identifier: "en_US_POSIX"))!)
+            return .decimal(
+                Decimal(string: "1" + digits.joined() + "e\(exponent)", locale: Locale(identifier: "en_US_POSIX"))!)
         case 6:
             let scalars = (0..<Int.random(in: 0...12, using: &generator)).map { _ -> Character in
-                let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x00...0x1F, 0xA0...0xD7FF, 0xE000...0xFFFD, 0x1_0000...0x1_F6FF]
+                let ranges: [ClosedRange<UInt32>] = [
+                    0x20...0x7E, 0x00...0x1F, 0xA0...0xD7FF, 0xE000...0xFFFD, 0x1_0000...0x1_F6FF,
+                ]
                 let range = ranges.randomElement(using: &generator)!
                 return Character(Unicode.Scalar(UInt32.random(in: range, using: &generator))!)
             }
@@ -180,17 +195,26 @@ struct SymmetricLimitTests {
         case 7:
             guard family != .json else { return .string("d") }
             let seconds = Double.random(in: -6e10...6e10, using: &generator)
-            return .date(Date(timeIntervalSinceReferenceDate: Bool.random(using: &generator) ? seconds.rounded(.down) : seconds))
+            return .date(
+                Date(timeIntervalSinceReferenceDate: Bool.random(using: &generator) ? seconds.rounded(.down) : seconds))
         case 8:
             guard family != .json else { return .int(0) }
-            return .data(Data((0..<Int.random(in: 0...20, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+            return .data(
+                Data(
+                    (0..<Int.random(in: 0...20, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    }))
         case 9: return .string(["", "a", "fontSize", "é", "e\u{301}"].randomElement(using: &generator)!)
         case 10, 11:
-            return .array((0..<Int.random(in: 0...5, using: &generator)).map { _ in tree(family, depth: depth + 1, using: &generator) })
+            return .array(
+                (0..<Int.random(in: 0...5, using: &generator)).map { _ in
+                    tree(family, depth: depth + 1, using: &generator)
+                })
         default:
             var dictionary = StoredDictionary()
             for index in 0..<Int.random(in: 0...5, using: &generator) {
-                dictionary["k\(index)\(["", "é", "_x"].randomElement(using: &generator)!)"] = tree(family, depth: depth + 1, using: &generator)
+                dictionary["k\(index)\(["", "é", "_x"].randomElement(using: &generator)!)"] = tree(
+                    family, depth: depth + 1, using: &generator)
             }
             return .dictionary(dictionary)
         }
@@ -204,7 +228,9 @@ struct SymmetricLimitTests {
             let text = "\(decimal)"
             if let int = Int64(text) { return .int(int) }
             if let uint = UInt64(text) { return .uint(uint) }
-            if let double = Double(text), Decimal(string: "\(double)", locale: Locale(identifier: "en_US_POSIX")) == decimal {
+            if let double = Double(text),
+                Decimal(string: "\(double)", locale: Locale(identifier: "en_US_POSIX")) == decimal
+            {
                 return .double(double)
             }
             return value
@@ -230,9 +256,13 @@ struct SymmetricLimitTests {
         var refusedForLoss = 0
         for index in 0..<2_000 {
             // Half the values are lists of trees, so that tight limits bite often.
-            let generated: StoredValue = index.isMultiple(of: 2)
+            let generated: StoredValue =
+                index.isMultiple(of: 2)
                 ? Self.tree(family, depth: 0, using: &generator)
-                : .array((0..<Int.random(in: 1...6, using: &generator)).map { _ in Self.tree(family, depth: 1, using: &generator) })
+                : .array(
+                    (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+                        Self.tree(family, depth: 1, using: &generator)
+                    })
             let value = family == .json ? Self.jsonForm(generated) : generated
             // Default limits.
             do {
@@ -253,11 +283,15 @@ struct SymmetricLimitTests {
             do {
                 let data = try tightCodec.encode(value)
                 #expect(try tightCodec.decode(StoredValue.self, from: data) == value, "\(family) #\(index)")
-                if case .failure(let error) = decodable { Issue.record("\(family) #\(index): encoded, but decoding refuses: \(error)") }
+                if case .failure(let error) = decodable {
+                    Issue.record("\(family) #\(index): encoded, but decoding refuses: \(error)")
+                }
             } catch {
                 refusedByTight += 1
                 #expect(error.kind == .encodingFailed, "\(family) #\(index): \(error)")
-                if case .success = decodable { Issue.record("\(family) #\(index): refused, but decoding accepts: \(error)") }
+                if case .success = decodable {
+                    Issue.record("\(family) #\(index): refused, but decoding accepts: \(error)")
+                }
             }
         }
         // Both outcomes happen often enough for the property to mean something.

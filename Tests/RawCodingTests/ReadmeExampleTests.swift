@@ -45,7 +45,10 @@ struct ReadmeExampleTests {
             _ = try JSONReader().read(Data(#"{"tags": [1, 2,]}"#.utf8))
             Issue.record("reading should fail")
         } catch {
-            #expect("\(error)" == "Could not decode RawCoding.StoredValue at tags[2]: unexpected character ']'; expected a value (input line 1, column 16 (byte offset 15))")
+            #expect(
+                "\(error)"
+                    == "Could not decode RawCoding.StoredValue at tags[2]: unexpected character ']'; expected a value (input line 1, column 16 (byte offset 15))"
+            )
         }
     }
 
@@ -54,11 +57,15 @@ struct ReadmeExampleTests {
         #expect(tree == ["theme": "dark", "fontSize": 14])
         #expect(tree["fontSize"]?.int64Value == 14)
         tree["theme"] = "light"
-        let restored = try StoredValueDecoder().decode(Settings.self, from: StoredValue(propertyList: tree.propertyListObject()))
+        let restored = try StoredValueDecoder().decode(
+            Settings.self, from: StoredValue(propertyList: tree.propertyListObject()))
         #expect(restored == Settings(theme: "light", fontSize: 14))
         let defaults: StoredValue = ["theme": "light", "volume": 0.5, "account": ["plan": "free"]]
         let stored: StoredValue = ["theme": "dark", "account": ["email": "me@example.com"]]
-        #expect(defaults.merging(stored) == ["theme": "dark", "volume": 0.5, "account": ["plan": "free", "email": "me@example.com"]])
+        #expect(
+            defaults.merging(stored) == [
+                "theme": "dark", "volume": 0.5, "account": ["plan": "free", "email": "me@example.com"],
+            ])
     }
 
     struct Item: Codable { var name: String }
@@ -77,7 +84,10 @@ struct ReadmeExampleTests {
             Issue.record("decoding should fail")
         } catch {
             let shown = "\(error)".replacingOccurrences(of: "RawCodingTests.ReadmeExampleTests.", with: "")
-            #expect(shown == "Could not decode Order at items[2].name: unexpected character '}'; expected 'true' (input line 4, column 15 (byte offset 60))")
+            #expect(
+                shown
+                    == "Could not decode Order at items[2].name: unexpected character '}'; expected 'true' (input line 4, column 15 (byte offset 60))"
+            )
         }
     }
 }

@@ -33,7 +33,8 @@ struct SteerableModel: RawStringCodable, Equatable {
     func encode(to encoder: any Encoder) throws {
         switch mode {
         case .failEncoding:
-            throw EncodingError.invalidValue(self, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "told to fail"))
+            throw EncodingError.invalidValue(
+                self, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "told to fail"))
         case .reenterEncoding:
             _ = rawValue
         case .normal, .reenterDecoding:
@@ -100,7 +101,9 @@ struct GuardExitPath: CustomTestStringConvertible, Sendable {
             throwing(.recursionTrap) { _ = try JSONCodec.json.encode(SteerableModel(.reenterEncoding)) }
         },
         GuardExitPath(name: "codec decode that re-enters", reports: 0) {
-            throwing(.recursionTrap) { _ = try JSONCodec.json.decode(SteerableModel.self, from: SteerableModel.reenteringText) }
+            throwing(.recursionTrap) {
+                _ = try JSONCodec.json.decode(SteerableModel.self, from: SteerableModel.reenteringText)
+            }
         },
         GuardExitPath(name: "default encode(to:) trapped", reports: 0) {
             throwing(.recursionTrap) { _ = try JSONCodec.json.encode([TrappedModel()]) }
@@ -116,7 +119,9 @@ struct GuardExitPath: CustomTestStringConvertible, Sendable {
             }
         },
         GuardExitPath(name: "default init(from:) trapped", reports: 0) {
-            throwing(.recursionTrap) { _ = try JSONCodec.json.decode(TrappedModel.self, from: TrapShape.stringInput { $0 }) }
+            throwing(.recursionTrap) {
+                _ = try JSONCodec.json.decode(TrappedModel.self, from: TrapShape.stringInput { $0 })
+            }
         },
         GuardExitPath(name: "default init(from:) of a non-string", reports: 0) {
             throwing(.decodingFailed) { _ = try JSONCodec.json.decode(TrappedModel.self, from: "[1]") }
@@ -151,7 +156,9 @@ struct RecursionGuardStateTests {
             #expect(normal.rawValue == SteerableModel.normalText, "still marked as encoding")
             #expect(SteerableModel(rawValue: SteerableModel.normalText) == normal, "still marked as decoding")
             #expect(try JSONCodec.json.encodeToString(normal) == SteerableModel.normalText, "a failure left parked")
-            #expect(try JSONCodec.json.decode(SteerableModel.self, from: SteerableModel.normalText) == normal, "a failure left parked")
+            #expect(
+                try JSONCodec.json.decode(SteerableModel.self, from: SteerableModel.normalText) == normal,
+                "a failure left parked")
             #expect(TrappedModel().rawValue == "")
         }
         #expect(afterwards.all.count == 1, "the trap outside a codec call is reported, not parked: \(afterwards.all)")

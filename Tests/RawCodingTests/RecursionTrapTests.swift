@@ -76,20 +76,33 @@ struct TrapShape: CustomTestStringConvertible, Sendable {
         TrapShape(name: "encode array") { _ = try JSONCodec.json.encode([TrappedModel(), TrappedModel()]) },
         TrapShape(name: "encode dictionary") { _ = try JSONCodec.json.encode(["a": TrappedModel()]) },
         TrapShape(name: "encode optional") { _ = try JSONCodec.json.encode(Optional(TrappedModel())) },
-        TrapShape(name: "encode through XML property list") { _ = try PropertyListCodec.propertyList(.xml).encode([TrappedModel()]) },
-        TrapShape(name: "encode through binary property list") { _ = try PropertyListCodec.propertyList(.binary).encode(TrappedModel()) },
+        TrapShape(name: "encode through XML property list") {
+            _ = try PropertyListCodec.propertyList(.xml).encode([TrappedModel()])
+        },
+        TrapShape(name: "encode through binary property list") {
+            _ = try PropertyListCodec.propertyList(.binary).encode(TrappedModel())
+        },
         TrapShape(name: "encode hand-rolled") { _ = try JSONCodec.json.encode(HandRolledTrapModel()) },
-        TrapShape(name: "decode top level") { _ = try JSONCodec.json.decode(TrappedModel.self, from: stringInput { $0 }) },
+        TrapShape(name: "decode top level") {
+            _ = try JSONCodec.json.decode(TrappedModel.self, from: stringInput { $0 })
+        },
         TrapShape(name: "decode nested") {
             struct Holder: Codable { var model: TrappedModel }
             _ = try JSONCodec.json.decode(Holder.self, from: stringInput { "{\"model\":\($0)}" })
         },
-        TrapShape(name: "decode array") { _ = try JSONCodec.json.decode([TrappedModel].self, from: stringInput { "[\($0)]" }) },
-        TrapShape(name: "decode dictionary") { _ = try JSONCodec.json.decode([String: TrappedModel].self, from: stringInput { "{\"a\":\($0)}" }) },
-        TrapShape(name: "decode optional") { _ = try JSONCodec.json.decode(TrappedModel?.self, from: stringInput { $0 }) },
+        TrapShape(name: "decode array") {
+            _ = try JSONCodec.json.decode([TrappedModel].self, from: stringInput { "[\($0)]" })
+        },
+        TrapShape(name: "decode dictionary") {
+            _ = try JSONCodec.json.decode([String: TrappedModel].self, from: stringInput { "{\"a\":\($0)}" })
+        },
+        TrapShape(name: "decode optional") {
+            _ = try JSONCodec.json.decode(TrappedModel?.self, from: stringInput { $0 })
+        },
         // Hand-rolled decoding recurses only while the raw value is itself a JSON string.
         TrapShape(name: "decode hand-rolled") {
-            _ = try JSONCodec.json.decode(HandRolledTrapModel.self, from: stringInput { try! JSONCodec.json.encodeToString($0) })
+            _ = try JSONCodec.json.decode(
+                HandRolledTrapModel.self, from: stringInput { try! JSONCodec.json.encodeToString($0) })
         },
     ]
 }
@@ -154,7 +167,10 @@ struct RecursionTrapTests {
         let model = MemberwiseModel(theme: "light", fontSize: 9)
         #expect(model.rawValue == #"{"fontSize":9,"theme":"light"}"#)
         #expect(MemberwiseModel(rawValue: model.rawValue) == model)
-        struct Holder: Codable, Equatable { var models: [MemberwiseModel]; var one: MemberwiseModel? }
+        struct Holder: Codable, Equatable {
+            var models: [MemberwiseModel]
+            var one: MemberwiseModel?
+        }
         let holder = Holder(models: [model, MemberwiseModel()], one: model)
         for codec in CodecCase.allCases {
             #expect(try roundTrip(holder, codec.codec).0 == holder, "\(codec)")

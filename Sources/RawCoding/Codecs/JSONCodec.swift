@@ -95,7 +95,8 @@ public struct JSONCodec: StringCodec, Hashable {
     ///   - nonFiniteNumbers: How infinities and NaN are written (default: as strings).
     public init(
         formatting: Formatting = .compact, limits: Limits = .default, dates: DateStrategy = .secondsSinceReferenceDate,
-        data: DataStrategy = .base64, keys: KeyStrategy = .useDefaultKeys, nonFiniteNumbers: NonFiniteStrategy = .strings
+        data: DataStrategy = .base64, keys: KeyStrategy = .useDefaultKeys,
+        nonFiniteNumbers: NonFiniteStrategy = .strings
     ) {
         self.formatting = formatting
         self.limits = limits
@@ -180,9 +181,13 @@ public struct JSONCodec: StringCodec, Hashable {
 enum JSONDateCoding {
     @Sendable static func encodeISO8601(_ date: Date, _ encoder: any Encoder) throws {
         guard let text = DateText.exactISO8601(of: date) else {
-            throw EncodingError.invalidValue(date, EncodingError.Context(
-                codingPath: encoder.codingPath,
-                debugDescription: "ISO 8601 text cannot hold the date \(date.timeIntervalSinceReferenceDate) seconds from 2001 exactly (it holds finite dates in the years 0000 to 9999); use the .secondsSinceReferenceDate date strategy"))
+            throw EncodingError.invalidValue(
+                date,
+                EncodingError.Context(
+                    codingPath: encoder.codingPath,
+                    debugDescription:
+                        "ISO 8601 text cannot hold the date \(date.timeIntervalSinceReferenceDate) seconds from 2001 exactly (it holds finite dates in the years 0000 to 9999); use the .secondsSinceReferenceDate date strategy"
+                ))
         }
         var container = encoder.singleValueContainer()
         try container.encode(text)
@@ -191,9 +196,12 @@ enum JSONDateCoding {
     @Sendable static func decodeISO8601(_ decoder: any Decoder) throws -> Date {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = DateText.dateFromISO8601(text) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: "\"\(text.prefix(64))\" is not an ISO 8601 date-time (YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM))"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "\"\(text.prefix(64))\" is not an ISO 8601 date-time (YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM))"
+                ))
         }
         return date
     }
@@ -201,9 +209,13 @@ enum JSONDateCoding {
     @Sendable static func encodeSince1970(_ date: Date, _ encoder: any Encoder) throws {
         let seconds = date.timeIntervalSince1970
         guard Date(timeIntervalSince1970: seconds) == date else {
-            throw EncodingError.invalidValue(date, EncodingError.Context(
-                codingPath: encoder.codingPath,
-                debugDescription: "the date \(date.timeIntervalSinceReferenceDate) seconds from 2001 does not read back exactly as \(seconds) seconds since 1970 (a Double rounds it); use the .secondsSinceReferenceDate or .iso8601 date strategy"))
+            throw EncodingError.invalidValue(
+                date,
+                EncodingError.Context(
+                    codingPath: encoder.codingPath,
+                    debugDescription:
+                        "the date \(date.timeIntervalSinceReferenceDate) seconds from 2001 does not read back exactly as \(seconds) seconds since 1970 (a Double rounds it); use the .secondsSinceReferenceDate or .iso8601 date strategy"
+                ))
         }
         var container = encoder.singleValueContainer()
         try container.encode(seconds)
@@ -222,7 +234,9 @@ final class KeyRoundTripCheck: @unchecked Sendable {
             let key = path.last?.stringValue ?? ""
             return RawCodingError(
                 kind: .encodingFailed, typeName: String(reflecting: subject), codingPath: path,
-                reason: "the key \"\(key)\" is written \"\(converted)\" in snake case, which reads back as \"\(readBack)\", so the value could not be read back; give the key an explicit snake-case string value in CodingKeys, or use the .useDefaultKeys key strategy")
+                reason:
+                    "the key \"\(key)\" is written \"\(converted)\" in snake case, which reads back as \"\(readBack)\", so the value could not be read back; give the key an explicit snake-case string value in CodingKeys, or use the .useDefaultKeys key strategy"
+            )
         }
     }
 

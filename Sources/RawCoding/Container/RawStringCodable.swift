@@ -109,12 +109,15 @@ extension RawStringCodable {
         do {
             raw = try decoder.singleValueContainer().decode(String.self)
         } catch let DecodingError.typeMismatch(type, context) {
-            throw DecodingError.typeMismatch(type, DecodingError.Context(
-                codingPath: context.codingPath,
-                debugDescription: "\(context.debugDescription) \(String(reflecting: Self.self)) has no init(from:) of its own, "
-                    + "so RawStringCodable's default reads it as its raw-value string. To decode it member by member, "
-                    + "give it its own init(from:) and encode(to:), or store it as RawCodable<\(String(reflecting: Self.self))>.",
-                underlyingError: context.underlyingError))
+            throw DecodingError.typeMismatch(
+                type,
+                DecodingError.Context(
+                    codingPath: context.codingPath,
+                    debugDescription:
+                        "\(context.debugDescription) \(String(reflecting: Self.self)) has no init(from:) of its own, "
+                        + "so RawStringCodable's default reads it as its raw-value string. To decode it member by member, "
+                        + "give it its own init(from:) and encode(to:), or store it as RawCodable<\(String(reflecting: Self.self))>.",
+                    underlyingError: context.underlyingError))
         }
         let (decoded, parked) = RecursionGuard.collectingParked { Self(rawValue: raw) }
         if let parked {
@@ -122,9 +125,12 @@ extension RawStringCodable {
             throw RecursionGuard.trapError(Self.self, .decoding, codingPath: decoder.codingPath)
         }
         guard let decoded else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: "\(String(reflecting: Self.self)) cannot be initialized from raw value \(raw.debugDescription.prefix(200))"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "\(String(reflecting: Self.self)) cannot be initialized from raw value \(raw.debugDescription.prefix(200))"
+                ))
         }
         self = decoded
     }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Frees a thread's ``RecursionGuard/State`` when the thread ends.
@@ -171,15 +171,18 @@ enum RecursionGuard {
         _ type: Any.Type, _ direction: Direction, codingPath: [any CodingKey] = []
     ) -> RawCodingError {
         let name = String(reflecting: type)
-        let (own, raw) = direction == .encoding
+        let (own, raw) =
+            direction == .encoding
             ? ("encode(to:)", "rawValue") : ("init(from:)", "init?(rawValue:)")
         return RawCodingError(
             kind: .recursionTrap, typeName: name, codingPath: codingPath,
-            reason: "\(name) re-entered its own \(raw) while \(direction == .encoding ? "encoding" : "decoding") itself. "
+            reason:
+                "\(name) re-entered its own \(raw) while \(direction == .encoding ? "encoding" : "decoding") itself. "
                 + "Its \(own) is the standard library's default for Codable & RawRepresentable<String> types, "
                 + "which goes through \(raw), which codes the value again: without this guard, infinite recursion and a stack overflow. "
                 + "Fix it in one of two ways: store the model as RawCodable<\(name)> and drop the RawRepresentable conformance, "
                 + "or give \(name) its own memberwise encode(to:) and init(from:) (with CodingKeys) so coding never goes through \(raw). "
-                + "(An enum with String raw values needs neither: it is already safely Codable and RawRepresentable; remove its RawStringCodable conformance.)")
+                + "(An enum with String raw values needs neither: it is already safely Codable and RawRepresentable; remove its RawStringCodable conformance.)"
+        )
     }
 }

@@ -4,7 +4,9 @@ enum CodingPathFormatter {
         guard !path.isEmpty else { return "<top level>" }
         var text = ""
         for key in path {
-            if let index = key.intValue, key.stringValue.isEmpty || key.stringValue == "Index \(index)" || key.stringValue == "\(index)" {
+            if let index = key.intValue,
+                key.stringValue.isEmpty || key.stringValue == "Index \(index)" || key.stringValue == "\(index)"
+            {
                 text += "[\(index)]"
             } else {
                 if !text.isEmpty { text += "." }

@@ -91,9 +91,9 @@ extension Error {
             switch error {
             case let EncodingError.invalidValue(_, context): current = context.underlyingError
             case let DecodingError.typeMismatch(_, context),
-                 let DecodingError.valueNotFound(_, context),
-                 let DecodingError.keyNotFound(_, context),
-                 let DecodingError.dataCorrupted(context):
+                let DecodingError.valueNotFound(_, context),
+                let DecodingError.keyNotFound(_, context),
+                let DecodingError.dataCorrupted(context):
                 current = context.underlyingError
             default: current = nil
             }

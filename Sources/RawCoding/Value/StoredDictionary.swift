@@ -85,7 +85,9 @@ public struct StoredDictionary: Sendable {
     func position(of key: String, startingAt hint: Int) -> Int? {
         if hint < entries.count, KeyIndex.same(entries[hint].key, key) { return hint }
         if index == nil, hint < entries.count {
-            for position in (hint + 1)..<entries.count where KeyIndex.same(entries[position].key, key) { return position }
+            for position in (hint + 1)..<entries.count where KeyIndex.same(entries[position].key, key) {
+                return position
+            }
             for position in 0..<hint where KeyIndex.same(entries[position].key, key) { return position }
             return nil
         }

@@ -132,9 +132,11 @@ extension StoredValue {
         case .string(let string) where string == text: replacement
         case .array(let elements): .array(elements.map { $0.replacingStrings(equalTo: text, with: replacement) })
         case .dictionary(let dictionary):
-            .dictionary(StoredDictionary(readEntries: dictionary.entries.map { entry in
-                (entry.key, entry.value.replacingStrings(equalTo: text, with: replacement))
-            }))
+            .dictionary(
+                StoredDictionary(
+                    readEntries: dictionary.entries.map { entry in
+                        (entry.key, entry.value.replacingStrings(equalTo: text, with: replacement))
+                    }))
         default: self
         }
     }

@@ -119,7 +119,9 @@ enum PropertyListBridge {
         }
     }
 
-    private static func dictionary(_ dictionary: [AnyHashable: Any], path: inout [any CodingKey]) throws(PropertyListBridgeFailure) -> StoredValue {
+    private static func dictionary(_ dictionary: [AnyHashable: Any], path: inout [any CodingKey])
+        throws(PropertyListBridgeFailure) -> StoredValue
+    {
         // Sorted, so the same defaults always give the same tree (Foundation's order varies).
         var entries: [(key: String, value: Any)] = []
         entries.reserveCapacity(dictionary.count)

@@ -104,8 +104,10 @@ public struct StoredValueEncoder: Sendable {
         let tree = try root.box(value, step: nil)
         if let failure = context.failure { throw failure }
         guard let tree else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: [], debugDescription: "Top-level \(Value.self) did not encode any values."))
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: [], debugDescription: "Top-level \(Value.self) did not encode any values."))
         }
         return tree
     }

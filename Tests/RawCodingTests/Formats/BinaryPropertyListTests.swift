@@ -27,7 +27,8 @@ struct BinaryPropertyListTests {
         let cases: [(StoredValue, [UInt8])] = [
             (0, [0x10, 0]), (255, [0x10, 0xFF]), (256, [0x11, 1, 0]), (65_535, [0x11, 0xFF, 0xFF]),
             (65_536, [0x12, 0, 1, 0, 0]), (.int(1 << 32), [0x13, 0, 0, 0, 1, 0, 0, 0, 0]),
-            (-1, [0x13] + Array(repeating: 0xFF, count: 8)), (.int(.max), [0x13, 0x7F] + Array(repeating: 0xFF, count: 7)),
+            (-1, [0x13] + Array(repeating: 0xFF, count: 8)),
+            (.int(.max), [0x13, 0x7F] + Array(repeating: 0xFF, count: 7)),
             (.uint(.max), [0x14] + Array(repeating: 0, count: 8) + Array(repeating: 0xFF, count: 8)),
             (true, [0x09]), (false, [0x08]), (1.5, [0x23, 0x3F, 0xF8, 0, 0, 0, 0, 0, 0]),
             (.date(Date(timeIntervalSinceReferenceDate: -1)), [0x33, 0xBF, 0xF0, 0, 0, 0, 0, 0, 0]),
@@ -73,7 +74,9 @@ struct BinaryPropertyListTests {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
         let theirs = try encoder.encode(SampleSettings.sample)
-        #expect(try PropertyListCodec.propertyList(.binary).decode(SampleSettings.self, from: theirs) == SampleSettings.sample)
+        #expect(
+            try PropertyListCodec.propertyList(.binary).decode(SampleSettings.self, from: theirs)
+                == SampleSettings.sample)
     }
 
     @Test func writingIsDeterministicWhateverTheDictionaryOrder() throws {
@@ -108,7 +111,10 @@ struct BinaryPropertyListTests {
             ("offset size 0", single([0x10, 1]) { $0.offsetSize = 0 }, "offsets of 0 bytes"),
             ("reference size 0", single([0x10, 1]) { $0.referenceSize = 0 }, "references of 0 bytes"),
             ("offset table past the trailer", withTrailer { $0[trailer + 31] = 0xF0 }, "offset table"),
-            ("offset table offset overflows", withTrailer { for i in 24..<32 { $0[trailer + i] = 0xFF } }, "offset table"),
+            (
+                "offset table offset overflows", withTrailer { for i in 24..<32 { $0[trailer + i] = 0xFF } },
+                "offset table"
+            ),
             ("top object too large", single([0x10, 1]) { $0.root = 1 }, "root object 1"),
             ("top object overflows", single([0x10, 1]) { $0.root = .max }, "root object"),
             ("too many objects", single([0x10, 1]) { $0.claimedObjectCount = 2 }, "offset table"),
@@ -131,7 +137,10 @@ struct BinaryPropertyListTests {
             ("lone high surrogate", single([0x62, 0xD8, 0x3D, 0x00, 0x41]), "lone high surrogate"),
             ("lone low surrogate", single([0x61, 0xDE, 0x42]), "lone low surrogate"),
             ("integer size 32 bytes", single([0x15] + [UInt8](repeating: 0, count: 32)), "invalid size"),
-            ("16-byte integer beyond 64 bits", single([0x14, 0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)), "does not fit in 64 bits"),
+            (
+                "16-byte integer beyond 64 bits",
+                single([0x14, 0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)), "does not fit in 64 bits"
+            ),
             ("real of 2 bytes", single([0x21, 0, 0]), "invalid size"),
             ("date of 4 bytes", single([0x32, 0, 0, 0, 0]), "invalid size"),
             ("NaN date", single([0x33, 0x7F, 0xF8, 0, 0, 0, 0, 0, 0]), "dates must be finite"),
@@ -177,9 +186,19 @@ struct BinaryPropertyListTests {
     /// Dates: the reader takes any finite time within 2^53 seconds of 2001 (Date holds it; Python's
     /// datetime does not hold years past 9999, which is why CPython rejects these two).
     @Test func acceptsFarDatesWithinTheDocumentedRange() throws {
-        #expect(try read(Self.single([0x33, 0x42, 0x50, 0, 0, 0, 0, 0, 0])) == .date(Date(timeIntervalSinceReferenceDate: 274_877_906_944)))
-        #expect(try read(Self.single([0x33, 0x42, 0xE0, 0, 0, 0, 0, 0, 0])) == .date(Date(timeIntervalSinceReferenceDate: 140_737_488_355_328)))
-        #expect(try read(Self.single([0x33] + BinaryPropertyListBuilder.bigEndian(Date.distantPast.timeIntervalSinceReferenceDate.bitPattern, size: 8))) == .date(.distantPast))
+        #expect(
+            try read(Self.single([0x33, 0x42, 0x50, 0, 0, 0, 0, 0, 0]))
+                == .date(Date(timeIntervalSinceReferenceDate: 274_877_906_944)))
+        #expect(
+            try read(Self.single([0x33, 0x42, 0xE0, 0, 0, 0, 0, 0, 0]))
+                == .date(Date(timeIntervalSinceReferenceDate: 140_737_488_355_328)))
+        #expect(
+            try read(
+                Self.single(
+                    [0x33]
+                        + BinaryPropertyListBuilder.bigEndian(
+                            Date.distantPast.timeIntervalSinceReferenceDate.bitPattern, size: 8)))
+                == .date(.distantPast))
     }
 
     @Test func sharedReferencesCountEveryPlaceTheyAppear() throws {
@@ -187,7 +206,9 @@ struct BinaryPropertyListTests {
         var builder = Builder()
         for index in 0..<20 { builder.add([0xA2, UInt8(index + 1), UInt8(index + 1)]) }
         builder.add([0x10, 0x01])
-        let error = #expect(throws: RawCodingError.self) { _ = try read(builder.build(), limits: Limits(maximumValueCount: 1_000_000)) }
+        let error = #expect(throws: RawCodingError.self) {
+            _ = try read(builder.build(), limits: Limits(maximumValueCount: 1_000_000))
+        }
         #expect(error?.kind == .limitExceeded)
         _ = try read(builder.build(), limits: Limits(maximumValueCount: 1 << 21))
     }

@@ -45,7 +45,9 @@ struct DifferentialTests {
         mutating func double() -> Double {
             switch int(0...5) {
             case 0: return Double(int(-1_000...1_000)) / 8
-            case 1: return [0.1, -0.0, 1e300, .leastNonzeroMagnitude, 2.2250738585072014e-308, 1.7976931348623157e308][int(0...5)]
+            case 1:
+                return [0.1, -0.0, 1e300, .leastNonzeroMagnitude, 2.2250738585072014e-308, 1.7976931348623157e308][
+                    int(0...5)]
             default:
                 while true {
                     let value = Double(bitPattern: random.next())
@@ -60,7 +62,8 @@ struct DifferentialTests {
             case 1: return .int(Int64(int(-300...300)))
             case 2: return .int(Int64.random(in: .min ... .max, using: &random))
             case 3: return .uint(UInt64.random(in: UInt64(Int64.max) + 1 ... .max, using: &random))
-            case 4: return .int([0, 255, 256, 65_535, 65_536, 4_294_967_295, 4_294_967_296, -1, .max, .min][int(0...9)])
+            case 4:
+                return .int([0, 255, 256, 65_535, 65_536, 4_294_967_295, 4_294_967_296, -1, .max, .min][int(0...9)])
             case 5: return .double(double())
             case 6: return .string(text())
             case 7: return format == .json ? .null : .string(text())
@@ -68,8 +71,11 @@ struct DifferentialTests {
             default:
                 // Whole seconds in XML (its text has no fractions), milliseconds in binary;
                 // years 1 to 9999, which Python's datetime holds.
-                let seconds = Double(Int64.random(in: -63_000_000_000 ... 250_000_000_000, using: &random))
-                return .date(Date(timeIntervalSinceReferenceDate: format == .xml ? seconds : seconds + Double(int(0...999)) / 1000))
+                let seconds = Double(Int64.random(in: -63_000_000_000...250_000_000_000, using: &random))
+                return .date(
+                    Date(
+                        timeIntervalSinceReferenceDate: format == .xml ? seconds : seconds + Double(int(0...999)) / 1000
+                    ))
             }
         }
 
@@ -122,7 +128,9 @@ struct DifferentialTests {
         static let exact = Comparison()
     }
 
-    static func mismatch(_ expected: StoredValue, _ found: StoredValue, _ rules: Comparison, path: String = "") -> String? {
+    static func mismatch(_ expected: StoredValue, _ found: StoredValue, _ rules: Comparison, path: String = "")
+        -> String?
+    {
         switch (expected, found) {
         case (.array(let a), .array(let b)):
             guard a.count == b.count else { return "\(path): \(a.count) elements, found \(b.count)" }
@@ -185,7 +193,9 @@ struct DifferentialTests {
                 Issue.record("\(format) tree \(index) read back differently at \(difference)")
                 continue
             }
-            #expect(try Self.write(back, format) == first, "\(format) tree \(index): rewriting what was read changes the bytes")
+            #expect(
+                try Self.write(back, format) == first,
+                "\(format) tree \(index): rewriting what was read changes the bytes")
         }
     }
 
@@ -195,7 +205,8 @@ struct DifferentialTests {
     func foundationReadsOurOutput(_ format: Format) throws {
         for (index, tree) in Self.trees(format, forFoundation: true).enumerated() {
             let data = try Self.write(tree, format)
-            let object: Any = format == .json
+            let object: Any =
+                format == .json
                 ? try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
                 : try PropertyListSerialization.propertyList(from: data, format: nil)
             let value: StoredValue
@@ -204,7 +215,9 @@ struct DifferentialTests {
             } else {
                 value = try StoredValue(propertyList: object)
             }
-            if let difference = Self.mismatch(tree, value, Comparison(json: format == .json, inexactDoubles: format == .json)) {
+            if let difference = Self.mismatch(
+                tree, value, Comparison(json: format == .json, inexactDoubles: format == .json))
+            {
                 Issue.record("Foundation read \(format) tree \(index) differently at \(difference)")
             }
         }
@@ -216,7 +229,8 @@ struct DifferentialTests {
         case is NSNull: return .null
         case let array as [Any]: return .array(try array.map(storedValue(fromJSONObject:)))
         case let dictionary as [String: Any]:
-            return .dictionary(StoredDictionary(try dictionary.map { ($0.key, try storedValue(fromJSONObject: $0.value)) }))
+            return .dictionary(
+                StoredDictionary(try dictionary.map { ($0.key, try storedValue(fromJSONObject: $0.value)) }))
         default: return try StoredValue(propertyList: object)
         }
     }
@@ -226,16 +240,17 @@ struct DifferentialTests {
     /// Reads every file named on the command line (JSON or plist, by extension) and prints one
     /// line of tagged JSON per file: exact for every type (floats as hex, dates as microseconds
     /// from 2001).
-    static let pythonReader = pythonTag + #"""
-        for path in sys.argv[1:]:
-            with open(path, 'rb') as f:
-                data = f.read()
-            try:
-                value = json.loads(data.decode('utf-8')) if path.endswith('.json') else plistlib.loads(data)
-                print(json.dumps(['ok', tag(value)]))
-            except Exception as e:
-                print(json.dumps(['error', repr(e)]))
-        """#
+    static let pythonReader =
+        pythonTag + #"""
+            for path in sys.argv[1:]:
+                with open(path, 'rb') as f:
+                    data = f.read()
+                try:
+                    value = json.loads(data.decode('utf-8')) if path.endswith('.json') else plistlib.loads(data)
+                    print(json.dumps(['ok', tag(value)]))
+                except Exception as e:
+                    print(json.dumps(['error', repr(e)]))
+            """#
 
     /// `tag(value)`: a value as JSON, exact for every type (floats as hex, dates as
     /// microseconds from 2001).
@@ -259,7 +274,9 @@ struct DifferentialTests {
     /// The value a tagged line describes.
     static func untag(_ tagged: Any) throws -> StoredValue {
         func field<T>(_ value: Any?, as type: T.Type) throws -> T {
-            guard let value = value as? T else { throw DifferentialFailure(description: "unexpected tagged value \(String(describing: value))") }
+            guard let value = value as? T else {
+                throw DifferentialFailure(description: "unexpected tagged value \(String(describing: value))")
+            }
             return value
         }
         let parts = try field(tagged, as: [Any].self)
@@ -282,7 +299,8 @@ struct DifferentialTests {
         case "a": return .array(try field(payload, as: [Any].self).map(untag))
         case "o":
             let entries = try field(payload, as: [[Any]].self)
-            return .dictionary(StoredDictionary(try entries.map { (try field($0.first, as: String.self), try untag($0[1])) }))
+            return .dictionary(
+                StoredDictionary(try entries.map { (try field($0.first, as: String.self), try untag($0[1])) }))
         default:
             throw DifferentialFailure(description: "unknown tag \(kind)")
         }
@@ -305,7 +323,8 @@ struct DifferentialTests {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rawcoding-differential-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rawcoding-differential-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
@@ -341,7 +360,9 @@ struct DifferentialTests {
         let result = try ChildProcess.run(python, ["-c", pythonReader] + files.map(\.path))
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n")
-        try #require(lines.count == files.count, "python printed \(lines.count) lines for \(files.count) files: \(result.errors)")
+        try #require(
+            lines.count == files.count, "python printed \(lines.count) lines for \(files.count) files: \(result.errors)"
+        )
         return try lines.map { line in
             let parsed = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])
             guard parsed.first as? String == "ok" else {
@@ -355,43 +376,44 @@ struct DifferentialTests {
 
     /// Writes plists with plistlib (fixed edge cases, then seeded random ones) into argv[1],
     /// one `N.xml.plist`/`N.binary.plist` pair per value, and prints each value's tagged JSON.
-    static let pythonWriter = pythonTag + #"""
-        out = sys.argv[1]
-        rng = random.Random(20261129)
-        def text():
-            pools = ['abc XYZ 019', '<>&"\'', 'éüß', '日本語', '🙂𝄞', '\u0301\u200d']
-            return ''.join(rng.choice(rng.choice(pools)) for _ in range(rng.randint(0, 10)))
-        def scalar():
-            k = rng.randint(0, 8)
-            if k == 0: return rng.random() < 0.5
-            if k == 1: return rng.randint(-300, 300)
-            if k == 2: return rng.randint(-2**63, 2**63 - 1)
-            if k == 3: return rng.randint(2**63, 2**64 - 1)
-            if k == 4: return rng.uniform(-1e10, 1e10)
-            if k == 5: return text()
-            if k == 6: return bytes(rng.randint(0, 255) for _ in range(rng.randint(0, 40)))
-            return EPOCH + datetime.timedelta(seconds=rng.randint(-60_000_000_000, 250_000_000_000))
-        def tree(depth=0):
-            if depth >= 4 or (depth > 0 and rng.random() < 0.6): return scalar()
-            if rng.random() < 0.5: return [tree(depth + 1) for _ in range(rng.randint(0, 8))]
-            return {text(): tree(depth + 1) for _ in range(rng.randint(0, 20))}
-        fixed = [
-            {f'key{i:02}': i for i in range(20)},
-            list(range(300)),
-            list(range(70_000)),
-            [2**64 - 1, -2**63, 2**63, 0, 255, 256, 65535, 65536, 2**32],
-            [datetime.datetime(1900, 1, 1), datetime.datetime(1969, 7, 20, 20, 17, 40), datetime.datetime(1, 1, 1), datetime.datetime(9999, 12, 31, 23, 59, 59)],
-            ['𝄞🙂👍🏽', 'e\u0301', 'a' * 40, ''],
-            {'nested': [{'deep': [[{'x': b'\x00\xff'}]]}], 'float': [0.1, 1e300, -0.0, 5e-324], 'flag': [True, False]},
-            'top-level string', 42, 2.5, b'raw', datetime.datetime(2020, 2, 29, 12, 0, 0),
-        ]
-        values = fixed + [tree() for _ in range(500)]
-        for i, v in enumerate(values):
-            for name, fmt in (('xml', plistlib.FMT_XML), ('binary', plistlib.FMT_BINARY)):
-                with open(os.path.join(out, f'{i}.{name}.plist'), 'wb') as f:
-                    f.write(plistlib.dumps(v, fmt=fmt, sort_keys=(i % 2 == 0)))
-            print(json.dumps(tag(v)))
-        """#
+    static let pythonWriter =
+        pythonTag + #"""
+            out = sys.argv[1]
+            rng = random.Random(20261129)
+            def text():
+                pools = ['abc XYZ 019', '<>&"\'', 'éüß', '日本語', '🙂𝄞', '\u0301\u200d']
+                return ''.join(rng.choice(rng.choice(pools)) for _ in range(rng.randint(0, 10)))
+            def scalar():
+                k = rng.randint(0, 8)
+                if k == 0: return rng.random() < 0.5
+                if k == 1: return rng.randint(-300, 300)
+                if k == 2: return rng.randint(-2**63, 2**63 - 1)
+                if k == 3: return rng.randint(2**63, 2**64 - 1)
+                if k == 4: return rng.uniform(-1e10, 1e10)
+                if k == 5: return text()
+                if k == 6: return bytes(rng.randint(0, 255) for _ in range(rng.randint(0, 40)))
+                return EPOCH + datetime.timedelta(seconds=rng.randint(-60_000_000_000, 250_000_000_000))
+            def tree(depth=0):
+                if depth >= 4 or (depth > 0 and rng.random() < 0.6): return scalar()
+                if rng.random() < 0.5: return [tree(depth + 1) for _ in range(rng.randint(0, 8))]
+                return {text(): tree(depth + 1) for _ in range(rng.randint(0, 20))}
+            fixed = [
+                {f'key{i:02}': i for i in range(20)},
+                list(range(300)),
+                list(range(70_000)),
+                [2**64 - 1, -2**63, 2**63, 0, 255, 256, 65535, 65536, 2**32],
+                [datetime.datetime(1900, 1, 1), datetime.datetime(1969, 7, 20, 20, 17, 40), datetime.datetime(1, 1, 1), datetime.datetime(9999, 12, 31, 23, 59, 59)],
+                ['𝄞🙂👍🏽', 'e\u0301', 'a' * 40, ''],
+                {'nested': [{'deep': [[{'x': b'\x00\xff'}]]}], 'float': [0.1, 1e300, -0.0, 5e-324], 'flag': [True, False]},
+                'top-level string', 42, 2.5, b'raw', datetime.datetime(2020, 2, 29, 12, 0, 0),
+            ]
+            values = fixed + [tree() for _ in range(500)]
+            for i, v in enumerate(values):
+                for name, fmt in (('xml', plistlib.FMT_XML), ('binary', plistlib.FMT_BINARY)):
+                    with open(os.path.join(out, f'{i}.{name}.plist'), 'wb') as f:
+                        f.write(plistlib.dumps(v, fmt=fmt, sort_keys=(i % 2 == 0)))
+                print(json.dumps(tag(v)))
+            """#
 
     @Test(Python.required) func weReadWhatPlistlibWrites() throws {
         let python = try #require(Python.executable)

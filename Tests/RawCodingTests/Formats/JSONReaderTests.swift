@@ -30,7 +30,8 @@ struct JSONReaderTests {
         // numbers
         ("0", 0), ("-0", .double(-0.0)), ("123", 123), ("-123", -123), ("1.5", 1.5), ("-1.5", -1.5),
         ("1E22", 1e22), ("1e-2", 0.01), ("1E+2", 100.0), ("0e1", 0.0), ("0e+1", 0.0), ("20e1", 200.0),
-        ("123.456e78", 123.456e78), ("123e65", 123e65), ("0.1", 0.1), ("2.2250738585072014e-308", 2.2250738585072014e-308),
+        ("123.456e78", 123.456e78), ("123e65", 123e65), ("0.1", 0.1),
+        ("2.2250738585072014e-308", 2.2250738585072014e-308),
         ("9223372036854775807", .int(.max)), ("-9223372036854775808", .int(.min)),
         ("9223372036854775808", .uint(9_223_372_036_854_775_808)), ("18446744073709551615", .uint(.max)),
         ("9007199254740993", .int(9_007_199_254_740_993)),
@@ -56,11 +57,17 @@ struct JSONReaderTests {
 
     @Test func numbersWithMoreDigitsThanADoubleStayExact() throws {
         let value = try read("[12345678901234567890.123456789, 0.1000000000000000055511151231257827]")
-        #expect(value == [.decimal(Decimal(string: "12345678901234567890.123456789")!),
-                          .decimal(Decimal(string: "0.1000000000000000055511151231257827")!)])
-        #expect(try JSONCodec.json.decode(Decimal.self, from: "12345678901234567890.123456789")
+        #expect(
+            value == [
+                .decimal(Decimal(string: "12345678901234567890.123456789")!),
+                .decimal(Decimal(string: "0.1000000000000000055511151231257827")!),
+            ])
+        #expect(
+            try JSONCodec.json.decode(Decimal.self, from: "12345678901234567890.123456789")
                 == Decimal(string: "12345678901234567890.123456789"))
-        #expect(try JSONCodec.json.decode(Double.self, from: "12345678901234567890.123456789") == 12345678901234567890.123456789)
+        #expect(
+            try JSONCodec.json.decode(Double.self, from: "12345678901234567890.123456789")
+                == 12345678901234567890.123456789)
     }
 
     // MARK: n_: rejected, with a position
@@ -68,26 +75,37 @@ struct JSONReaderTests {
     static let rejected: [(String, String)] = [
         // structure
         ("", "empty input"), (" \n ", "only whitespace"), ("[", "end of input"), ("]", "unexpected character ']'"),
-        ("[1,]", "expected a value"), ("[1,,2]", "expected a value"), ("[,1]", "expected a value"), ("{\"a\":1,}", "expected a string key"),
-        ("{,}", "expected a string key"), ("{\"a\" 1}", "expected ':'"), ("{\"a\":}", "expected a value"), ("{1:1}", "expected a string key"),
+        ("[1,]", "expected a value"), ("[1,,2]", "expected a value"), ("[,1]", "expected a value"),
+        ("{\"a\":1,}", "expected a string key"),
+        ("{,}", "expected a string key"), ("{\"a\" 1}", "expected ':'"), ("{\"a\":}", "expected a value"),
+        ("{1:1}", "expected a string key"),
         ("{'a':1}", "expected a string key"), ("{a:1}", "expected a string key"), ("[1 2]", "expected ',' or ']'"),
         ("{\"a\":1 \"b\":2}", "expected ',' or '}'"), ("[1]]", "after the JSON value"), ("1 2", "after the JSON value"),
         ("[1]x", "after the JSON value"), ("{\"a\":1", "end of input"), ("[\"a\"", "end of input"),
-        ("[1] // comment", "after the JSON value"), ("/* c */ [1]", "unexpected character '/'"), ("[1,/**/2]", "expected a value"),
+        ("[1] // comment", "after the JSON value"), ("/* c */ [1]", "unexpected character '/'"),
+        ("[1,/**/2]", "expected a value"),
         ("\u{FEFF}", "only whitespace"), ("[\u{0C}1]", "expected a value"), ("[\u{A0}1]", "expected a value"),
         // literals
-        ("tru", "expected 'true'"), ("nul", "expected 'null'"), ("True", "unexpected character 'T'"), ("[nulll]", "expected ',' or ']'"),
-        ("NaN", "unexpected character 'N'"), ("[Infinity]", "unexpected character 'I'"), ("[-Infinity]", "expected a digit"),
+        ("tru", "expected 'true'"), ("nul", "expected 'null'"), ("True", "unexpected character 'T'"),
+        ("[nulll]", "expected ',' or ']'"),
+        ("NaN", "unexpected character 'N'"), ("[Infinity]", "unexpected character 'I'"),
+        ("[-Infinity]", "expected a digit"),
         // numbers
-        ("01", "leading zero"), ("-01", "leading zero"), ("[.5]", "unexpected character '.'"), ("[5.]", "after the decimal point"),
-        ("[1e]", "in the exponent"), ("[1e+]", "in the exponent"), ("[+1]", "unexpected character '+'"), ("[-]", "expected a digit"),
-        ("[0x10]", "expected ',' or ']'"), ("[1.2.3]", "expected ',' or ']'"), ("[1e1.5]", "expected ',' or ']'"), ("[- 1]", "expected a digit"),
+        ("01", "leading zero"), ("-01", "leading zero"), ("[.5]", "unexpected character '.'"),
+        ("[5.]", "after the decimal point"),
+        ("[1e]", "in the exponent"), ("[1e+]", "in the exponent"), ("[+1]", "unexpected character '+'"),
+        ("[-]", "expected a digit"),
+        ("[0x10]", "expected ',' or ']'"), ("[1.2.3]", "expected ',' or ']'"), ("[1e1.5]", "expected ',' or ']'"),
+        ("[- 1]", "expected a digit"),
         ("[1_000]", "expected ',' or ']'"), ("[１]", "unexpected byte"),
         // strings
-        ("\"abc", "unterminated string"), ("[\"a\tb\"]", "unescaped control character"), ("[\"a\nb\"]", "unescaped control character"),
-        ("[\"\\a\"]", "invalid escape"), ("[\"\\x41\"]", "invalid escape"), ("[\"\\'\"]", "invalid escape"), ("[\"\\u00G0\"]", "not a hexadecimal digit"),
+        ("\"abc", "unterminated string"), ("[\"a\tb\"]", "unescaped control character"),
+        ("[\"a\nb\"]", "unescaped control character"),
+        ("[\"\\a\"]", "invalid escape"), ("[\"\\x41\"]", "invalid escape"), ("[\"\\'\"]", "invalid escape"),
+        ("[\"\\u00G0\"]", "not a hexadecimal digit"),
         ("[\"\\u12\"]", "not a hexadecimal digit"), ("[\"\\", "unterminated"), ("['a']", "unexpected character '''"),
-        ("[\"\\ud800\"]", "lone surrogate"), ("[\"\\udc00\"]", "lone surrogate"), ("[\"\\ud800\\u0041\"]", "lone surrogate"),
+        ("[\"\\ud800\"]", "lone surrogate"), ("[\"\\udc00\"]", "lone surrogate"),
+        ("[\"\\ud800\\u0041\"]", "lone surrogate"),
         ("[\"\\ud800x\"]", "lone surrogate"), ("[\"\\udbff\\udbff\"]", "lone surrogate"),
     ]
 
@@ -130,8 +148,13 @@ struct JSONReaderTests {
             #expect(try read("[\(text)]") == [.decimal(Decimal(string: text)!)], "\(text)")
         }
         // 39 digits below 2^128 still fit a Decimal's mantissa.
-        #expect(try read("[340282366920938463463374607431768211455]") == [.decimal(Decimal(string: "340282366920938463463374607431768211455")!)])
-        for text in ["[-237462374673276894279832749832423479823246327846]", "[340282366920938463463374607431768211456]"] {
+        #expect(
+            try read("[340282366920938463463374607431768211455]") == [
+                .decimal(Decimal(string: "340282366920938463463374607431768211455")!)
+            ])
+        for text in [
+            "[-237462374673276894279832749832423479823246327846]", "[340282366920938463463374607431768211456]",
+        ] {
             let error = #expect(throws: RawCodingError.self) { _ = try read(text) }
             #expect(error?.reason.contains("more significant digits than any number type holds") == true, "\(text)")
             #expect(error?.position?.column == 2, "\(text)")
@@ -154,7 +177,8 @@ struct JSONReaderTests {
     }
 
     @Test func numbersBeyondADoubleAreAnErrorAndTinyOnesBecomeZero() throws {
-        for text in ["[1.5e+9999]", "[-1e+9999]", "[123123e100000]", "[0.4e00669999999999999999999999999999999999999]"] {
+        for text in ["[1.5e+9999]", "[-1e+9999]", "[123123e100000]", "[0.4e00669999999999999999999999999999999999999]"]
+        {
             let error = #expect(throws: RawCodingError.self) { try read(text) }
             #expect(error?.reason.contains("too large for a Double") == true, "\(text)")
         }
@@ -217,7 +241,9 @@ struct JSONReaderTests {
 
     @Test func codecErrorsNameTheTypeAndThePosition() {
         struct Settings: Decodable { var theme: String }
-        let error = #expect(throws: RawCodingError.self) { try JSONCodec.json.decode(Settings.self, from: "{\"theme\": \"dark\",}") }
+        let error = #expect(throws: RawCodingError.self) {
+            try JSONCodec.json.decode(Settings.self, from: "{\"theme\": \"dark\",}")
+        }
         #expect(error?.typeName.hasSuffix("Settings") == true)
         #expect(error?.position?.column == 18)
     }
@@ -245,11 +271,15 @@ struct DepthCeilingTests {
         let results = Collected<String>()
         onSmallStack {
             let json = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-            let xml = "<plist version=\"1.0\">" + String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth) + "</plist>"
+            let xml =
+                "<plist version=\"1.0\">" + String(repeating: "<array>", count: depth)
+                + String(repeating: "</array>", count: depth) + "</plist>"
             var binary = BinaryPropertyListBuilder()
             binary.referenceSize = 2
             binary.offsetSize = 4
-            for index in 0..<(depth - 1) { binary.add([0xA1] + BinaryPropertyListBuilder.bigEndian(UInt64(index + 1), size: 2)) }
+            for index in 0..<(depth - 1) {
+                binary.add([0xA1] + BinaryPropertyListBuilder.bigEndian(UInt64(index + 1), size: 2))
+            }
             binary.add([0xA0])
             do {
                 _ = try JSONReader(limits: limits).read(Data(json.utf8))

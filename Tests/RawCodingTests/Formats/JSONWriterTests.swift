@@ -16,9 +16,11 @@ struct JSONWriterTests {
     @Test func numbersAreShortestAndExact() throws {
         let cases: [(StoredValue, String)] = [
             (1.0, "1"), (-0.0, "-0"), (0.0, "0"), (0.1, "0.1"), (1e20, "1e+20"), (1e-5, "1e-05"), (123.456, "123.456"),
-            (1e15, "1000000000000000"), (1e16, "1e+16"), (999_999_999_999_999.0, "999999999999999"), (.double(.leastNonzeroMagnitude), "5e-324"),
+            (1e15, "1000000000000000"), (1e16, "1e+16"), (999_999_999_999_999.0, "999999999999999"),
+            (.double(.leastNonzeroMagnitude), "5e-324"),
             (1.7976931348623157e308, "1.7976931348623157e+308"), (.int(.min), "-9223372036854775808"),
-            (.uint(.max), "18446744073709551615"), (42, "42"), (.decimal(Decimal(string: "12345678901234567890.123456789")!), "12345678901234567890.123456789"),
+            (.uint(.max), "18446744073709551615"), (42, "42"),
+            (.decimal(Decimal(string: "12345678901234567890.123456789")!), "12345678901234567890.123456789"),
         ]
         for (value, expected) in cases {
             let written = try text(value)
@@ -33,7 +35,8 @@ struct JSONWriterTests {
         for (offset, key) in ["b", "B", "a", "é", "Z", "_", "10", "9", "e\u{301}", "ab", ""].enumerated() {
             dictionary[key] = .int(Int64(offset))
         }
-        #expect(try text(.dictionary(dictionary))
+        #expect(
+            try text(.dictionary(dictionary))
                 == #"{"":10,"10":6,"9":7,"B":1,"Z":4,"_":5,"a":2,"ab":9,"b":0,"e"# + "\u{301}\":8,\"é\":3}")
         #expect(try text(.dictionary(dictionary), JSONWriter(sortsKeys: false)).hasPrefix(#"{"b":0,"B":1,"a":2"#))
     }
@@ -41,7 +44,9 @@ struct JSONWriterTests {
     /// Writers remember the key order of recent dictionaries; a remembered order is reused only
     /// for the same keys, never for other keys of the same count.
     @Test func rememberedKeyOrdersAreReusedOnlyForTheSameKeys() throws {
-        let value: StoredValue = [["b": 1, "a": 2], ["d": 3, "c": 4], ["b": 5, "a": 6], ["a": 7, "b": 8], ["x": 0, "y": 9]]
+        let value: StoredValue = [
+            ["b": 1, "a": 2], ["d": 3, "c": 4], ["b": 5, "a": 6], ["a": 7, "b": 8], ["x": 0, "y": 9],
+        ]
         let expected = #"[{"a":2,"b":1},{"c":4,"d":3},{"a":6,"b":5},{"a":7,"b":8},{"x":0,"y":9}]"#
         #expect(try text(value) == expected)
         var manyShapes: [StoredValue] = []
@@ -54,26 +59,29 @@ struct JSONWriterTests {
         let back = try JSONReader().read(Data(written.utf8))
         for (index, element) in (back.arrayValue ?? []).enumerated() {
             let keys = element.dictionaryValue?.keys ?? []
-            #expect(keys == keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }, "element \(index): \(keys)")
+            #expect(
+                keys == keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) },
+                "element \(index): \(keys)")
         }
         #expect(try text(.array(manyShapes)) == written)
     }
 
     @Test func prettyLayout() throws {
         let value: StoredValue = ["b": [1, [], [:], ["x": "y"]], "a": .null]
-        #expect(try text(value, JSONWriter(formatting: .pretty)) == """
-            {
-              "a" : null,
-              "b" : [
-                1,
-                [],
-                {},
+        #expect(
+            try text(value, JSONWriter(formatting: .pretty)) == """
                 {
-                  "x" : "y"
+                  "a" : null,
+                  "b" : [
+                    1,
+                    [],
+                    {},
+                    {
+                      "x" : "y"
+                    }
+                  ]
                 }
-              ]
-            }
-            """)
+                """)
     }
 
     @Test func datesAndBytesAreWrittenAsFoundationsJSONEncoderDoes() throws {

@@ -43,7 +43,8 @@ struct NestingLimitTests {
         case .json, .xml:
             // The text that opens a dictionary holding the next level, the innermost (empty)
             // dictionary and an array, and the text that closes each.
-            let (dictionary, innermost, endDictionary, array, endArray) = format == .json
+            let (dictionary, innermost, endDictionary, array, endArray) =
+                format == .json
                 ? (#"{"a":"#, "{", "}", "[", "]")
                 : ("<dict><key>a</key>", "<dict>", "</dict>", "<array>", "</array>")
             var opening = ""
@@ -58,7 +59,10 @@ struct NestingLimitTests {
                 }
             }
             let body = opening + closings.reversed().joined()
-            return Data((format == .json ? body : "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\">" + body + "</plist>").utf8)
+            return Data(
+                (format == .json
+                    ? body : "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\">" + body + "</plist>")
+                    .utf8)
         case .binary:
             // Object `level` holds object `level + 1`; the key string is the last object.
             var builder = BinaryPropertyListBuilder()
@@ -112,10 +116,14 @@ struct NestingLimitTests {
     func expectDepthError(
         _ error: RawCodingError?, limit: Int, _ testCase: Case, sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        #expect(error?.kind == .limitExceeded, "\(testCase.testDescription): \(String(describing: error))", sourceLocation: sourceLocation)
-        #expect(error?.reason.contains("deeper than \(limit) levels (Limits.maximumDepth)") == true,
-                "\(testCase.testDescription): \(error?.reason ?? "no error")", sourceLocation: sourceLocation)
-        #expect(error?.position != nil, "\(testCase.testDescription): the error says where", sourceLocation: sourceLocation)
+        #expect(
+            error?.kind == .limitExceeded, "\(testCase.testDescription): \(String(describing: error))",
+            sourceLocation: sourceLocation)
+        #expect(
+            error?.reason.contains("deeper than \(limit) levels (Limits.maximumDepth)") == true,
+            "\(testCase.testDescription): \(error?.reason ?? "no error")", sourceLocation: sourceLocation)
+        #expect(
+            error?.position != nil, "\(testCase.testDescription): the error says where", sourceLocation: sourceLocation)
     }
 
     @Test(arguments: Case.all)
@@ -133,7 +141,8 @@ struct NestingLimitTests {
     @Test(arguments: Case.all)
     func aLowerLimitHoldsAtItsBoundary(_ testCase: Case) throws {
         let limits = Limits(maximumDepth: 7)
-        let deepest = try Self.read(Self.document(testCase.format, testCase.shape, depth: 7), testCase.format, limits: limits)
+        let deepest = try Self.read(
+            Self.document(testCase.format, testCase.shape, depth: 7), testCase.format, limits: limits)
         #expect(Self.depth(of: deepest, testCase.shape).depth == 7)
         let error = #expect(throws: RawCodingError.self) {
             _ = try Self.read(Self.document(testCase.format, testCase.shape, depth: 8), testCase.format, limits: limits)
@@ -146,9 +155,11 @@ struct NestingLimitTests {
     func theCeilingHoldsAboveAnyLimit(_ testCase: Case) throws {
         let limits = Limits(maximumDepth: .max)
         let ceiling = Limits.depthCeiling
-        _ = try Self.read(Self.document(testCase.format, testCase.shape, depth: ceiling), testCase.format, limits: limits)
+        _ = try Self.read(
+            Self.document(testCase.format, testCase.shape, depth: ceiling), testCase.format, limits: limits)
         let error = #expect(throws: RawCodingError.self) {
-            _ = try Self.read(Self.document(testCase.format, testCase.shape, depth: ceiling + 1), testCase.format, limits: limits)
+            _ = try Self.read(
+                Self.document(testCase.format, testCase.shape, depth: ceiling + 1), testCase.format, limits: limits)
         }
         expectDepthError(error, limit: ceiling, testCase)
     }
@@ -158,11 +169,12 @@ struct NestingLimitTests {
     @Test(arguments: Case.all)
     func hostileDepthIsRejectedByTheCodecs(_ testCase: Case) {
         let data = Self.document(testCase.format, testCase.shape, depth: 100_000)
-        let codec: any Codec = switch testCase.format {
-        case .json: JSONCodec.json
-        case .xml: PropertyListCodec.propertyList(.xml)
-        case .binary: PropertyListCodec.propertyList(.binary)
-        }
+        let codec: any Codec =
+            switch testCase.format {
+            case .json: JSONCodec.json
+            case .xml: PropertyListCodec.propertyList(.xml)
+            case .binary: PropertyListCodec.propertyList(.binary)
+            }
         let error = #expect(throws: RawCodingError.self) { try codec.decode(AnyNested.self, from: data) }
         expectDepthError(error, limit: 512, testCase)
     }

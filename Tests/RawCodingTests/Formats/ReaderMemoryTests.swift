@@ -8,7 +8,9 @@ import Testing
 struct ReaderMemoryTests {
     @Test(
         .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc/self/status (Linux)"),
-        .disabled(if: Sanitizers.address, "AddressSanitizer quarantines freed memory, so resident memory grows; run it without sanitizers"))
+        .disabled(
+            if: Sanitizers.address,
+            "AddressSanitizer quarantines freed memory, so resident memory grows; run it without sanitizers"))
     func twoHundredThousandMalformedInputsPerReaderKeepMemoryFlat() throws {
         let result = try ChildProcess.run(try ChildProcess.product("ReaderSoak"), ["200000"])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
@@ -21,7 +23,8 @@ struct ReaderMemoryTests {
             #expect(inputs == 200_000 && rejected == 200_000, "\(line): every input must be rejected")
             let grown = try #require(after) - (try #require(before))
             #expect(before ?? -1 > 0)
-            #expect(grown < 5 * 1_024, "\(fields[0]): resident memory grew by \(grown) KB over 200,000 malformed inputs")
+            #expect(
+                grown < 5 * 1_024, "\(fields[0]): resident memory grew by \(grown) KB over 200,000 malformed inputs")
         }
     }
 }

@@ -80,7 +80,8 @@ struct XMLPropertyListTests {
     // MARK: Reader
 
     @Test func readsEveryElementAndForm() throws {
-        let text = document("""
+        let text = document(
+            """
             <dict>
                 <!-- a comment -->
                 <key>string</key><string>a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos; &#233;&#x1F642;</string>
@@ -142,22 +143,29 @@ struct XMLPropertyListTests {
     }
 
     static let rejected: [(String, String)] = [
-        ("", "empty input"), ("   ", "no element"), ("<plist/>", "holds no value"), ("<plist></plist>", "unexpected end tag"),
-        ("<string>&foo;</string>", "unknown entity &foo;"), ("<string>&#xD800;</string>", "invalid character reference"),
-        ("<string>&#0;</string>", "invalid character reference"), ("<string>& b</string>", "does not start a reference"),
+        ("", "empty input"), ("   ", "no element"), ("<plist/>", "holds no value"),
+        ("<plist></plist>", "unexpected end tag"),
+        ("<string>&foo;</string>", "unknown entity &foo;"),
+        ("<string>&#xD800;</string>", "invalid character reference"),
+        ("<string>&#0;</string>", "invalid character reference"),
+        ("<string>& b</string>", "does not start a reference"),
         ("<!DOCTYPE plist [<!ENTITY e \"x\">]><plist><string>&e;</string></plist>", "internal subset"),
         ("<foo/>", "unknown element <foo>"), ("<key>a</key>", "<key> outside a <dict>"),
-        ("<dict><key>a</key></dict>", "has no value"), ("<dict><string>a</string></dict>", "where a <key> was expected"),
+        ("<dict><key>a</key></dict>", "has no value"),
+        ("<dict><string>a</string></dict>", "where a <key> was expected"),
         ("<array><string>a</array>", "does not close <string>"), ("<array>", "unexpected end of input"),
-        ("<string>abc", "unexpected end of input inside <string>"), ("<string>a</string><string>b</string>", "after the property list"),
+        ("<string>abc", "unexpected end of input inside <string>"),
+        ("<string>a</string><string>b</string>", "after the property list"),
         ("<plist><true/><true/></plist>", "expected </plist>"), ("<integer>12a</integer>", "invalid integer"),
-        ("<integer></integer>", "invalid integer"), ("<integer>18446744073709551616</integer>", "does not fit in 64 bits"),
+        ("<integer></integer>", "invalid integer"),
+        ("<integer>18446744073709551616</integer>", "does not fit in 64 bits"),
         ("<integer>-9223372036854775809</integer>", "does not fit in 64 bits"), ("<real>1,5</real>", "invalid real"),
         ("<real>0x1p3</real>", "invalid real"), ("<real>1e999</real>", "too large for a Double"),
         ("<date>2020-02-30T00:00:00Z</date>", "invalid date"), ("<date>2020-01-01</date>", "invalid date"),
         ("<date>2020-01-01T25:00:00Z</date>", "invalid date"), ("<data>!!!!</data>", "invalid Base64"),
         ("<string><![CDATA[x</string>", "unterminated CDATA"), ("<!-- x", "unterminated comment"),
-        ("<string", "unterminated <string> tag"), ("text", "unexpected text"), ("<plist><plist/></plist>", "<plist> inside"),
+        ("<string", "unterminated <string> tag"), ("text", "unexpected text"),
+        ("<plist><plist/></plist>", "<plist> inside"),
     ]
 
     @Test(arguments: rejected.indices)
@@ -180,7 +188,9 @@ struct XMLPropertyListTests {
     }
 
     @Test func errorsGiveLineAndColumn() {
-        let error = #expect(throws: RawCodingError.self) { try read(document("<dict>\n\t<key>a</key>\n\t<integer>x</integer>\n</dict>")) }
+        let error = #expect(throws: RawCodingError.self) {
+            try read(document("<dict>\n\t<key>a</key>\n\t<integer>x</integer>\n</dict>"))
+        }
         #expect(error?.position?.line == 6)
         #expect(error?.position?.column == 11)
     }

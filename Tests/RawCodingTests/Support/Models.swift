@@ -33,7 +33,8 @@ struct SampleSettings: Codable, Equatable, Hashable, Sendable {
         tags: ["work", "café", "日本語", "🙂", "a/b", ""],
         homepage: URL(string: "https://example.com/path?q=1&r=ü")!,
         avatar: Data([0x00, 0xFF, 0x10, 0x80, 0x7F]),
-        account: Account(id: Int64.min, email: "me@example.com", joined: Date(timeIntervalSinceReferenceDate: 700_000_000)),
+        account: Account(
+            id: Int64.min, email: "me@example.com", joined: Date(timeIntervalSinceReferenceDate: 700_000_000)),
         nickname: nil,
         lastSync: Date(timeIntervalSinceReferenceDate: -86_400),
         notifications: true)

@@ -66,7 +66,8 @@ enum PackagePaths {
 
     /// The folder the test binary and the package's executables are built into.
     static let products: URL = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: executable).deletingLastPathComponent()
     }()
@@ -94,7 +95,8 @@ struct ChildProcess {
         environment["SWIFT_BACKTRACE"] = "enable=no"
         environment.merge(extra) { $1 }
         process.environment = environment
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
@@ -115,8 +117,9 @@ struct ChildProcess {
     /// A product built beside the test binary; fails the test if it is missing.
     static func product(_ name: String) throws -> URL {
         let url = PackagePaths.products.appendingPathComponent(name)
-        try #require(FileManager.default.isExecutableFile(atPath: url.path),
-                     "\(name) was not built at \(url.path); the test target depends on it, so `swift test` should build it")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: url.path),
+            "\(name) was not built at \(url.path); the test target depends on it, so `swift test` should build it")
         return url
     }
 }

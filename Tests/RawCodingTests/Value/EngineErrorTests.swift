@@ -33,24 +33,58 @@ struct EngineErrorTests {
         var testDescription: String { name }
     }
 
-    static let valid = #"{"name":"Ada","age":36,"address":{"city":"London","floor":3},"tags":["a","b"],"friends":[{"name":"Charles","since":1833}]}"#
+    static let valid =
+        #"{"name":"Ada","age":36,"address":{"city":"London","floor":3},"tags":["a","b"],"friends":[{"name":"Charles","since":1833}]}"#
 
     static let mistakes: [Mistake] = [
-        Mistake(name: "missing top-level key", json: #"{"name":"Ada","address":{"city":"London","floor":3},"tags":[],"friends":[]}"#),
-        Mistake(name: "missing nested key", json: #"{"name":"Ada","age":36,"address":{"floor":3},"tags":[],"friends":[]}"#),
-        Mistake(name: "missing key in an array element", json: #"{"name":"Ada","age":36,"address":{"city":"L","floor":3},"tags":[],"friends":[{"name":"C","since":1},{"name":"D"}]}"#),
-        Mistake(name: "wrong type at top level", json: #"{"name":"Ada","age":"36","address":{"city":"L","floor":3},"tags":[],"friends":[]}"#),
-        Mistake(name: "wrong type nested", json: #"{"name":"Ada","age":36,"address":{"city":7,"floor":3},"tags":[],"friends":[]}"#),
-        Mistake(name: "wrong type in an array", json: #"{"name":"Ada","age":36,"address":{"city":"L","floor":3},"tags":["a",2],"friends":[]}"#),
-        Mistake(name: "null where a value is required", json: #"{"name":null,"age":36,"address":{"city":"L","floor":3},"tags":[],"friends":[]}"#),
-        Mistake(name: "null nested", json: #"{"name":"Ada","age":36,"address":{"city":null,"floor":3},"tags":[],"friends":[]}"#),
+        Mistake(
+            name: "missing top-level key",
+            json: #"{"name":"Ada","address":{"city":"London","floor":3},"tags":[],"friends":[]}"#),
+        Mistake(
+            name: "missing nested key", json: #"{"name":"Ada","age":36,"address":{"floor":3},"tags":[],"friends":[]}"#),
+        Mistake(
+            name: "missing key in an array element",
+            json:
+                #"{"name":"Ada","age":36,"address":{"city":"L","floor":3},"tags":[],"friends":[{"name":"C","since":1},{"name":"D"}]}"#
+        ),
+        Mistake(
+            name: "wrong type at top level",
+            json: #"{"name":"Ada","age":"36","address":{"city":"L","floor":3},"tags":[],"friends":[]}"#),
+        Mistake(
+            name: "wrong type nested",
+            json: #"{"name":"Ada","age":36,"address":{"city":7,"floor":3},"tags":[],"friends":[]}"#),
+        Mistake(
+            name: "wrong type in an array",
+            json: #"{"name":"Ada","age":36,"address":{"city":"L","floor":3},"tags":["a",2],"friends":[]}"#),
+        Mistake(
+            name: "null where a value is required",
+            json: #"{"name":null,"age":36,"address":{"city":"L","floor":3},"tags":[],"friends":[]}"#),
+        Mistake(
+            name: "null nested",
+            json: #"{"name":"Ada","age":36,"address":{"city":null,"floor":3},"tags":[],"friends":[]}"#),
         Mistake(name: "null for a struct", json: #"{"name":"Ada","age":36,"address":null,"tags":[],"friends":[]}"#),
-        Mistake(name: "null in an array of strings", json: #"{"name":"Ada","age":36,"address":{"city":"L","floor":3},"tags":[null],"friends":[]}"#),
-        Mistake(name: "integer out of range (Int8)", json: #"{"name":"Ada","age":36,"address":{"city":"L","floor":300},"tags":[],"friends":[]}"#, jsonDecoderLosesThePath: true),
-        Mistake(name: "integer out of range in an array (UInt16)", json: #"{"name":"Ada","age":36,"address":{"city":"L","floor":3},"tags":[],"friends":[{"name":"C","since":-1}]}"#, jsonDecoderLosesThePath: true),
-        Mistake(name: "fraction for an integer", json: #"{"name":"Ada","age":36.5,"address":{"city":"L","floor":3},"tags":[],"friends":[]}"#, jsonDecoderLosesThePath: true),
-        Mistake(name: "array where a dictionary is expected", json: #"{"name":"Ada","age":36,"address":[],"tags":[],"friends":[]}"#),
-        Mistake(name: "dictionary where an array is expected", json: #"{"name":"Ada","age":36,"address":{"city":"L","floor":3},"tags":{},"friends":[]}"#),
+        Mistake(
+            name: "null in an array of strings",
+            json: #"{"name":"Ada","age":36,"address":{"city":"L","floor":3},"tags":[null],"friends":[]}"#),
+        Mistake(
+            name: "integer out of range (Int8)",
+            json: #"{"name":"Ada","age":36,"address":{"city":"L","floor":300},"tags":[],"friends":[]}"#,
+            jsonDecoderLosesThePath: true),
+        Mistake(
+            name: "integer out of range in an array (UInt16)",
+            json:
+                #"{"name":"Ada","age":36,"address":{"city":"L","floor":3},"tags":[],"friends":[{"name":"C","since":-1}]}"#,
+            jsonDecoderLosesThePath: true),
+        Mistake(
+            name: "fraction for an integer",
+            json: #"{"name":"Ada","age":36.5,"address":{"city":"L","floor":3},"tags":[],"friends":[]}"#,
+            jsonDecoderLosesThePath: true),
+        Mistake(
+            name: "array where a dictionary is expected",
+            json: #"{"name":"Ada","age":36,"address":[],"tags":[],"friends":[]}"#),
+        Mistake(
+            name: "dictionary where an array is expected",
+            json: #"{"name":"Ada","age":36,"address":{"city":"L","floor":3},"tags":{},"friends":[]}"#),
         Mistake(name: "top level is not a dictionary", json: #"[1,2]"#),
     ]
 
@@ -70,7 +104,8 @@ struct EngineErrorTests {
     }
 
     @Test func theValidDocumentDecodesBothWays() throws {
-        let ours = try StoredValueDecoder().decode(Person.self, from: StoredValue(propertyList: JSONSerialization.jsonObject(with: Data(Self.valid.utf8))))
+        let ours = try StoredValueDecoder().decode(
+            Person.self, from: StoredValue(propertyList: JSONSerialization.jsonObject(with: Data(Self.valid.utf8))))
         #expect(try ours == JSONDecoder().decode(Person.self, from: Data(Self.valid.utf8)))
     }
 
@@ -85,7 +120,9 @@ struct EngineErrorTests {
         if !mistake.jsonDecoderLosesThePath {
             let theirs = #expect(throws: DecodingError.self) { try JSONDecoder().decode(Person.self, from: data) }
             if let theirs {
-                #expect(Self.summary(ours) == Self.summary(theirs), "\(mistake.name)\n ours:   \(ours)\n JSONDecoder: \(theirs)")
+                #expect(
+                    Self.summary(ours) == Self.summary(theirs),
+                    "\(mistake.name)\n ours:   \(ours)\n JSONDecoder: \(theirs)")
             }
         }
         // Property lists have no null; every other mistake is checked against PropertyListDecoder too.
@@ -93,7 +130,9 @@ struct EngineErrorTests {
         let plist = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
         let theirs = #expect(throws: DecodingError.self) { try PropertyListDecoder().decode(Person.self, from: plist) }
         if let theirs {
-            #expect(Self.summary(ours) == Self.summary(theirs), "\(mistake.name)\n ours:   \(ours)\n PropertyListDecoder: \(theirs)")
+            #expect(
+                Self.summary(ours) == Self.summary(theirs),
+                "\(mistake.name)\n ours:   \(ours)\n PropertyListDecoder: \(theirs)")
         }
     }
 

@@ -18,7 +18,8 @@ struct EngineMemoryTests {
             var container = encoder.container(keyedBy: Keys.self)
             var nested = container.nestedContainer(keyedBy: Keys.self, forKey: .a)
             try nested.encode(1, forKey: .a)
-            throw EncodingError.invalidValue(1, EncodingError.Context(codingPath: [], debugDescription: "fails after a nested container"))
+            throw EncodingError.invalidValue(
+                1, EncodingError.Context(codingPath: [], debugDescription: "fails after a nested container"))
         }
     }
 
@@ -26,10 +27,14 @@ struct EngineMemoryTests {
     /// cycles are broken at the end of every encode call, including calls that throw.
     @Test(
         .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc/self/status (Linux)"),
-        .disabled(if: Sanitizers.address, "AddressSanitizer quarantines freed memory, so resident memory grows; run it without sanitizers"))
+        .disabled(
+            if: Sanitizers.address,
+            "AddressSanitizer quarantines freed memory, so resident memory grows; run it without sanitizers"))
     func nestedContainersAndSuperEncodersDoNotLeak() throws {
         let encoder = StoredValueEncoder()
-        let values = (HandNested(latitude: 1, longitude: 2, history: ["a"], label: "x"), Dog(name: "Rex", breed: "collie"))
+        let values = (
+            HandNested(latitude: 1, longitude: 2, history: ["a"], label: "x"), Dog(name: "Rex", breed: "collie")
+        )
         for _ in 0..<1_000 { _ = try encoder.encode(values.0) }  // warm up allocator and caches
         let before = try residentMemoryBytes()
         for _ in 0..<60_000 {

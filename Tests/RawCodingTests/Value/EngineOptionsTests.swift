@@ -12,24 +12,34 @@ struct EngineOptionsTests {
 
     static let event = Event(at: Date(timeIntervalSince1970: 1_234_567_890), payload: Data([0, 1, 254, 255]))
 
-    static func foundationTree<Value: Encodable>(_ value: Value, _ configure: (JSONEncoder) -> Void) throws -> StoredValue {
+    static func foundationTree<Value: Encodable>(_ value: Value, _ configure: (JSONEncoder) -> Void) throws
+        -> StoredValue
+    {
         let encoder = JSONEncoder()
         configure(encoder)
-        return try StoredValue(propertyList: JSONSerialization.jsonObject(with: encoder.encode(value), options: .fragmentsAllowed))
+        return try StoredValue(
+            propertyList: JSONSerialization.jsonObject(with: encoder.encode(value), options: .fragmentsAllowed))
     }
 
     @Test func dateStrategiesMatchJSONEncoderAndReadBack() throws {
-        let pairs: [(StoredValueEncoder.DateEncodingStrategy, StoredValueDecoder.DateDecodingStrategy, JSONEncoder.DateEncodingStrategy)] = [
-            (.deferredToDate, .deferredToDate, .deferredToDate),
-            (.secondsSince1970, .secondsSince1970, .secondsSince1970),
-            (.millisecondsSince1970, .millisecondsSince1970, .millisecondsSince1970),
-            (.iso8601, .iso8601, .iso8601),
-        ]
+        let pairs:
+            [(
+                StoredValueEncoder.DateEncodingStrategy, StoredValueDecoder.DateDecodingStrategy,
+                JSONEncoder.DateEncodingStrategy
+            )] = [
+                (.deferredToDate, .deferredToDate, .deferredToDate),
+                (.secondsSince1970, .secondsSince1970, .secondsSince1970),
+                (.millisecondsSince1970, .millisecondsSince1970, .millisecondsSince1970),
+                (.iso8601, .iso8601, .iso8601),
+            ]
         for (ours, decoding, theirs) in pairs {
             var encoder = StoredValueEncoder()
             encoder.dateEncodingStrategy = ours
             let tree = try encoder.encode(Self.event)
-            let foundation = try Self.foundationTree(Self.event) { $0.dateEncodingStrategy = theirs; $0.dataEncodingStrategy = .base64 }
+            let foundation = try Self.foundationTree(Self.event) {
+                $0.dateEncodingStrategy = theirs
+                $0.dataEncodingStrategy = .base64
+            }
             #expect(tree["at"]?.matchesAsJSON(foundation["at"] ?? .null) == true, "\(ours): \(tree) vs \(foundation)")
             var decoder = StoredValueDecoder()
             decoder.dateDecodingStrategy = decoding
@@ -56,10 +66,14 @@ struct EngineOptionsTests {
     }
 
     @Test func dataStrategiesMatchJSONEncoderAndReadBack() throws {
-        let pairs: [(StoredValueEncoder.DataEncodingStrategy, StoredValueDecoder.DataDecodingStrategy, JSONEncoder.DataEncodingStrategy)] = [
-            (.base64, .base64, .base64),
-            (.deferredToData, .deferredToData, .deferredToData),
-        ]
+        let pairs:
+            [(
+                StoredValueEncoder.DataEncodingStrategy, StoredValueDecoder.DataDecodingStrategy,
+                JSONEncoder.DataEncodingStrategy
+            )] = [
+                (.base64, .base64, .base64),
+                (.deferredToData, .deferredToData, .deferredToData),
+            ]
         for (ours, decoding, theirs) in pairs {
             var encoder = StoredValueEncoder()
             encoder.dataEncodingStrategy = ours
@@ -85,6 +99,7 @@ struct EngineOptionsTests {
         var _private = 5
         var already_snake = 6
         var trailingUnderscore_ = 7
+        // swift-format-ignore: IdentifiersMustBeASCII
         var ÄpfelBirnen = 8
         var nested = ["innerKey": 9]
     }
@@ -100,7 +115,9 @@ struct EngineOptionsTests {
         // Decoding converts the stored keys back. Camel-case names that the conversion can
         // reach (`myURLValue` cannot: `my_url_value` becomes `myUrlValue`, so JSONDecoder fails
         // on SnakeKeys itself), values unlike any default, and JSONDecoder on the same text.
-        let json = Data(#"{"my_url_value":11,"is_https_enabled":false,"a":12,"url":13,"value2_go":14,"_private":15,"already_snake":16,"trailing_underscore_":17,"äpfel_birnen":18,"nested":{"inner_key":19}}"#.utf8)
+        let json = Data(
+            #"{"my_url_value":11,"is_https_enabled":false,"a":12,"url":13,"value2_go":14,"_private":15,"already_snake":16,"trailing_underscore_":17,"äpfel_birnen":18,"nested":{"inner_key":19}}"#
+                .utf8)
         let expected = SnakeKeysDecoded(
             myUrlValue: 11, isHttpsEnabled: false, a: 12, url: 13, value2Go: 14, _private: 15, alreadySnake: 16,
             trailingUnderscore_: 17, äpfelBirnen: 18, nested: ["inner_key": 19])
@@ -114,7 +131,9 @@ struct EngineOptionsTests {
         #expect(ours == expected)
 
         // Without the strategy, the same tree does not decode.
-        #expect(throws: DecodingError.self) { try StoredValueDecoder().decode(SnakeKeysDecoded.self, from: JSONReader().read(json)) }
+        #expect(throws: DecodingError.self) {
+            try StoredValueDecoder().decode(SnakeKeysDecoded.self, from: JSONReader().read(json))
+        }
     }
 
     /// Keys of `[String: Value]` dictionaries are data, not property names: key strategies
@@ -126,7 +145,9 @@ struct EngineOptionsTests {
             var nestedStruct: [String: Inner]
         }
         struct Inner: Codable, Equatable { var innerValue: [String: Bool] }
-        let json = Data(#"{"nested_dict":{"inner_key":1,"innerKey":2},"nested_struct":{"outer_key":{"inner_value":{"a_b":true}}}}"#.utf8)
+        let json = Data(
+            #"{"nested_dict":{"inner_key":1,"innerKey":2},"nested_struct":{"outer_key":{"inner_value":{"a_b":true}}}}"#
+                .utf8)
         let expected = Model(
             nestedDict: ["inner_key": 1, "innerKey": 2],
             nestedStruct: ["outer_key": Inner(innerValue: ["a_b": true])])
@@ -155,6 +176,7 @@ struct EngineOptionsTests {
         var _private: Int
         var alreadySnake: Int
         var trailingUnderscore_: Int
+        // swift-format-ignore: IdentifiersMustBeASCII
         var äpfelBirnen: Int
         var nested: [String: Int]
     }
@@ -177,7 +199,10 @@ struct EngineOptionsTests {
         init?(intValue: Int) { nil }
     }
 
-    struct Measures: Codable { var values: [Double]; var single: Float }
+    struct Measures: Codable {
+        var values: [Double]
+        var single: Float
+    }
 
     @Test func nonFiniteNumbersFollowTheStrategy() throws {
         let measures = Measures(values: [1, .infinity, -.infinity, .nan], single: .nan)
@@ -195,16 +220,20 @@ struct EngineOptionsTests {
         }
 
         var converting = StoredValueEncoder()
-        converting.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        converting.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
         let converted = try converting.encode(measures)
         let foundation = try Self.foundationTree(measures) {
-            $0.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+            $0.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
         }
         #expect(converted.matchesAsJSON(foundation), "\(converted) vs \(foundation)")
         var decoder = StoredValueDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
         let back = try decoder.decode(Measures.self, from: converted)
-        #expect(back.values[1] == .infinity && back.values[2] == -.infinity && back.values[3].isNaN && back.single.isNaN)
+        #expect(
+            back.values[1] == .infinity && back.values[2] == -.infinity && back.values[3].isNaN && back.single.isNaN)
     }
 
     struct ReadsUserInfo: Codable {
@@ -265,7 +294,9 @@ struct EngineOptionsTests {
     }
 
     @Test func wideIntegersThatFitIn64BitsRoundTrip() throws {
-        let value = Wide(signed: Int128(Int64.min), unsigned: UInt128(UInt64.max), list: [-1, 0, Int128(Int64.max)], single: SingleWide(7))
+        let value = Wide(
+            signed: Int128(Int64.min), unsigned: UInt128(UInt64.max), list: [-1, 0, Int128(Int64.max)],
+            single: SingleWide(7))
         let tree = try StoredValueEncoder().encode(value)
         #expect(tree["signed"] == .int(Int64.min) && tree["unsigned"] == .uint(UInt64.max) && tree["single"] == .int(7))
         #expect(try StoredValueDecoder().decode(Wide.self, from: tree) == value)

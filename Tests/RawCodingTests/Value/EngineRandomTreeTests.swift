@@ -18,7 +18,9 @@ extension StoredValue {
     /// A random tree up to `depth` levels (with `propertyListSafe`: no null and no NaN, so
     /// it fits a property list and equals itself), using names the test models use as keys so that
     /// decoding gets past the first key more often than not.
-    static func random(using generator: inout SeededGenerator, depth: Int, propertyListSafe: Bool = false) -> StoredValue {
+    static func random(using generator: inout SeededGenerator, depth: Int, propertyListSafe: Bool = false)
+        -> StoredValue
+    {
         let keys = ["name", "age", "address", "city", "floor", "tags", "friends", "since", "value", "children", "x"]
         let pick = Int.random(in: 0..<(depth > 0 ? 11 : 9), using: &generator)
         switch pick {
@@ -27,14 +29,20 @@ extension StoredValue {
         case 2: return .int(Int64.random(in: -1_000...1_000, using: &generator))
         case 3: return .int(Int64.random(in: .min ... .max, using: &generator))
         case 4: return .uint(UInt64.random(in: UInt64(Int64.max) + 1 ... .max, using: &generator))
-        case 5: return .double([0.5, -0.0, .infinity, 1e300, 3, .nan][Int.random(in: 0..<(propertyListSafe ? 5 : 6), using: &generator)])
+        case 5:
+            return .double(
+                [0.5, -0.0, .infinity, 1e300, 3, .nan][
+                    Int.random(in: 0..<(propertyListSafe ? 5 : 6), using: &generator)])
         case 6: return .string(["", "Ada", "é", "\u{0}", "123"][Int.random(in: 0..<5, using: &generator)])
         case 7: return .data(Data((0..<Int.random(in: 0..<4, using: &generator)).map { UInt8($0) }))
-        case 8: return .date(Date(timeIntervalSinceReferenceDate: Double(Int.random(in: -1_000...1_000, using: &generator))))
+        case 8:
+            return .date(
+                Date(timeIntervalSinceReferenceDate: Double(Int.random(in: -1_000...1_000, using: &generator))))
         case 9:
-            return .array((0..<Int.random(in: 0..<4, using: &generator)).map { _ in
-                random(using: &generator, depth: depth - 1, propertyListSafe: propertyListSafe)
-            })
+            return .array(
+                (0..<Int.random(in: 0..<4, using: &generator)).map { _ in
+                    random(using: &generator, depth: depth - 1, propertyListSafe: propertyListSafe)
+                })
         default:
             var dictionary = StoredDictionary()
             for _ in 0..<Int.random(in: 0..<5, using: &generator) {
@@ -51,7 +59,8 @@ struct EngineRandomTreeTests {
     /// Decoding any tree into any type succeeds or throws a DecodingError; it never traps.
     @Test func randomTreesDecodeOrThrowDecodingErrors() {
         var generator = SeededGenerator(state: 42)
-        var decoded = 0, rejected = 0
+        var decoded = 0
+        var rejected = 0
         for _ in 0..<3_000 {
             let tree = StoredValue.random(using: &generator, depth: 5)
             for attempt in [

@@ -30,7 +30,8 @@ struct EngineShape: CustomTestStringConvertible, Sendable {
         }
         decodesFoundationTree = {
             let theirs = try EngineShape.foundationTree(value)
-            #expect(try EngineShape.jsonCompatibleDecoder.decode(Value.self, from: theirs) == value, "\(name): \(theirs)")
+            #expect(
+                try EngineShape.jsonCompatibleDecoder.decode(Value.self, from: theirs) == value, "\(name): \(theirs)")
         }
     }
 
@@ -69,9 +70,10 @@ extension StoredValue {
         case (.array(let left), .array(let right)):
             return left.count == right.count && zip(left, right).allSatisfy { $0.matchesAsJSON($1) }
         case (.dictionary(let left), .dictionary(let right)):
-            return left.count == right.count && left.allSatisfy { entry in
-                right[entry.key].map { entry.value.matchesAsJSON($0) } ?? false
-            }
+            return left.count == right.count
+                && left.allSatisfy { entry in
+                    right[entry.key].map { entry.value.matchesAsJSON($0) } ?? false
+                }
         default:
             return self == other
         }
@@ -88,7 +90,8 @@ struct EngineRoundTripTests {
         EngineShape("floats", Floats()),
         EngineShape("optionals present", OptionalFields(name: "x", count: 0, nested: Primitives(), list: [])),
         EngineShape("optionals absent", OptionalFields()),
-        EngineShape("nested optionals present", NestedOptionals(twice: .some(.some(5)), thrice: .some(.some(.some("x"))))),
+        EngineShape(
+            "nested optionals present", NestedOptionals(twice: .some(.some(5)), thrice: .some(.some(.some("x"))))),
         EngineShape("nested optionals absent", NestedOptionals(twice: nil, thrice: nil)),
         EngineShape("collections", Collections(), hashOrdered: true),
         EngineShape("dictionaries", Dictionaries(), hashOrdered: true),
@@ -97,21 +100,33 @@ struct EngineRoundTripTests {
         EngineShape("[String: [Int]]", ["a": [1, 2], "b": []] as [String: [Int]], hashOrdered: true),
         EngineShape("string enum", [Color.red, .blue]),
         EngineShape("int enum", [Level.low, .high]),
-        EngineShape("enum with payloads", [Figure.circle(radius: 1.5), .rectangle(width: 2, height: 3), .pair(1, "a"), .point]),
+        EngineShape(
+            "enum with payloads", [Figure.circle(radius: 1.5), .rectangle(width: 2, height: 3), .pair(1, "a"), .point]),
         EngineShape("recursive enum", Expression.add(.number(1), .negate(.add(.number(2), .number(3))))),
-        EngineShape("recursive struct", TreeNode(value: 1, children: [TreeNode(value: 2, children: []), TreeNode(value: 3, children: [TreeNode(value: 4, children: [])])])),
+        EngineShape(
+            "recursive struct",
+            TreeNode(
+                value: 1,
+                children: [
+                    TreeNode(value: 2, children: []), TreeNode(value: 3, children: [TreeNode(value: 4, children: [])]),
+                ])),
         EngineShape("recursive class list", ListNode("a", next: ListNode("b", next: ListNode("c")))),
         EngineShape("class hierarchy via superEncoder", Dog(name: "Rex", breed: "collie")),
         EngineShape("super encoders for key and in arrays", SuperKeys(base: Primitives(), items: [7, 8, 9])),
         EngineShape("renamed keys", RenamedKeys(firstName: "Ada", lastName: "Lovelace")),
-        EngineShape("hand-written nested containers", HandNested(latitude: 51.5, longitude: -0.12, history: ["a", "b"], label: "home")),
+        EngineShape(
+            "hand-written nested containers",
+            HandNested(latitude: 51.5, longitude: -0.12, history: ["a", "b"], label: "home")),
         EngineShape("single-value wrapper", [Meters(1.5), Meters(-2)]),
         EngineShape("Foundation types", FoundationTypes()),
         EngineShape("more keys than a linear search", ManyFields()),
-        EngineShape("RawCodable and ranges", Wrapped(settings: RawCodable(Primitives()), range: 1..<5, closed: 0.5...2.5)),
+        EngineShape(
+            "RawCodable and ranges", Wrapped(settings: RawCodable(Primitives()), range: 1..<5, closed: 0.5...2.5)),
         EngineShape("deep recursion (100 levels)", deepTree(100)),
         EngineShape("large array", Array(0..<5_000)),
-        EngineShape("array of structs", (0..<50).map { Primitives(bool: $0 % 2 == 0, string: "\($0)", int: $0, double: Double($0) / 3) }),
+        EngineShape(
+            "array of structs",
+            (0..<50).map { Primitives(bool: $0 % 2 == 0, string: "\($0)", int: $0, double: Double($0) / 3) }),
         EngineShape("top-level Int", 42),
         EngineShape("top-level negative Int64", Int64.min),
         EngineShape("top-level UInt64.max", UInt64.max),
@@ -125,7 +140,8 @@ struct EngineRoundTripTests {
         EngineShape("array of optionals of arrays", [[1], nil, []] as [[Int]?]),
         EngineShape("dictionary of enums", ["a": Figure.point, "b": .circle(radius: 2)], hashOrdered: true),
         EngineShape("strings with escapes and unicode", ["\u{0}\u{1F}\"\\/", "e\u{301}", "🇫🇷", "\u{10FFFF}"]),
-        EngineShape("keys that look like numbers", ["0": 1, "-1": 2, "1.5": 3, "": 4] as [String: Int], hashOrdered: true),
+        EngineShape(
+            "keys that look like numbers", ["0": 1, "-1": 2, "1.5": 3, "": 4] as [String: Int], hashOrdered: true),
     ]
 
     @Test(arguments: shapes)
@@ -154,9 +170,19 @@ struct EngineRoundTripTests {
     }
 
     @Test func typesAreKeptThatJSONWouldLose() throws {
-        struct Kinds: Codable { var flag = true; var whole = 2.0; var count = 2; var when = Date(timeIntervalSinceReferenceDate: 0); var bytes = Data([1]) }
+        struct Kinds: Codable {
+            var flag = true
+            var whole = 2.0
+            var count = 2
+            var when = Date(timeIntervalSinceReferenceDate: 0)
+            var bytes = Data([1])
+        }
         let tree = try StoredValueEncoder().encode(Kinds())
-        #expect(tree == ["flag": true, "whole": .double(2), "count": .int(2), "when": .date(Date(timeIntervalSinceReferenceDate: 0)), "bytes": .data(Data([1]))])
+        #expect(
+            tree == [
+                "flag": true, "whole": .double(2), "count": .int(2),
+                "when": .date(Date(timeIntervalSinceReferenceDate: 0)), "bytes": .data(Data([1])),
+            ])
     }
 
     @Test func aNestedOptionalHoldingNilReadsBackAsNilLikeFoundation() throws {

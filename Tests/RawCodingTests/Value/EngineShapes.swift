@@ -14,10 +14,12 @@ struct IntegerWidths: Codable, Equatable, Sendable {
     var int8: Int8, int16: Int16, int32: Int32, int64: Int64, int: Int
     var uint8: UInt8, uint16: UInt16, uint32: UInt32, uint64: UInt64, uint: UInt
 
-    static let minimum = IntegerWidths(int8: .min, int16: .min, int32: .min, int64: .min, int: .min,
-                                       uint8: .min, uint16: .min, uint32: .min, uint64: .min, uint: .min)
-    static let maximum = IntegerWidths(int8: .max, int16: .max, int32: .max, int64: .max, int: .max,
-                                       uint8: .max, uint16: .max, uint32: .max, uint64: .max, uint: .max)
+    static let minimum = IntegerWidths(
+        int8: .min, int16: .min, int32: .min, int64: .min, int: .min,
+        uint8: .min, uint16: .min, uint32: .min, uint64: .min, uint: .min)
+    static let maximum = IntegerWidths(
+        int8: .max, int16: .max, int32: .max, int64: .max, int: .max,
+        uint8: .max, uint16: .max, uint32: .max, uint64: .max, uint: .max)
 }
 
 struct Floats: Codable, Equatable, Sendable {
@@ -60,7 +62,10 @@ struct Dictionaries: Codable, Equatable, Sendable {
 }
 
 enum Color: String, Codable, Equatable, Sendable { case red, green, blue }
-enum Level: Int, Codable, Equatable, Sendable { case low = 1, high = 10 }
+enum Level: Int, Codable, Equatable, Sendable {
+    case low = 1
+    case high = 10
+}
 
 enum Figure: Codable, Equatable, Sendable {
     case circle(radius: Double)

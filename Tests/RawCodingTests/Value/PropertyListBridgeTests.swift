@@ -35,11 +35,14 @@ struct PropertyListBridgeTests {
         let defaults = try #require(UserDefaults(suiteName: name))
         defer {
             defaults.removePersistentDomain(forName: name)
-            let base = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+            let base =
+                ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
                 ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
             let file = base.appendingPathComponent("\(name).plist")
             if FileManager.default.fileExists(atPath: file.path) {
-                do { try FileManager.default.removeItem(at: file) } catch { Issue.record("could not remove \(file.path): \(error)") }
+                do { try FileManager.default.removeItem(at: file) } catch {
+                    Issue.record("could not remove \(file.path): \(error)")
+                }
             }
         }
         try body(defaults)
@@ -68,26 +71,29 @@ struct PropertyListBridgeTests {
     @Test func writtenByUserDefaultsReadThroughTheBridge() throws {
         try withSuite { defaults in
             let date = Date(timeIntervalSinceReferenceDate: 1_000)
-            defaults.set([
-                "flag": true, "zero": 0, "one": 1, "half": 0.5, "name": "x",
-                "nested": ["inner": ["deep": false, "count": 2] as [String: Any]] as [String: Any],
-                "list": [1, true, "s", 2.5] as [Any],
-                "date": date, "data": Data([1, 2]),
-            ] as [String: Any], forKey: "settings")
+            defaults.set(
+                [
+                    "flag": true, "zero": 0, "one": 1, "half": 0.5, "name": "x",
+                    "nested": ["inner": ["deep": false, "count": 2] as [String: Any]] as [String: Any],
+                    "list": [1, true, "s", 2.5] as [Any],
+                    "date": date, "data": Data([1, 2]),
+                ] as [String: Any], forKey: "settings")
             defaults.set(true, forKey: "bool")
             defaults.set(1, forKey: "int")
             defaults.set(UInt64.max, forKey: "unsigned")
 
             let settings = try StoredValue(propertyList: try #require(defaults.dictionary(forKey: "settings")))
-            #expect(settings == [
-                "flag": true, "zero": 0, "one": 1, "half": 0.5, "name": "x",
-                "nested": ["inner": ["deep": false, "count": 2]],
-                "list": [1, true, "s", 2.5],
-                "date": .date(date), "data": .data(Data([1, 2])),
-            ])
+            #expect(
+                settings == [
+                    "flag": true, "zero": 0, "one": 1, "half": 0.5, "name": "x",
+                    "nested": ["inner": ["deep": false, "count": 2]],
+                    "list": [1, true, "s", 2.5],
+                    "date": .date(date), "data": .data(Data([1, 2])),
+                ])
             #expect(try StoredValue(propertyList: try #require(defaults.object(forKey: "bool"))) == .bool(true))
             #expect(try StoredValue(propertyList: try #require(defaults.object(forKey: "int"))) == .int(1))
-            #expect(try StoredValue(propertyList: try #require(defaults.object(forKey: "unsigned"))) == .uint(UInt64.max))
+            #expect(
+                try StoredValue(propertyList: try #require(defaults.object(forKey: "unsigned"))) == .uint(UInt64.max))
         }
     }
 
@@ -109,8 +115,12 @@ struct PropertyListBridgeTests {
     }
 
     @Test func foundationBoxedNumbersKeepTheirKind() throws {
-        let object = try JSONSerialization.jsonObject(with: Data(#"{"t":true,"f":false,"one":1,"zero":0,"d":2.5,"big":18446744073709551615,"n":null}"#.utf8))
-        #expect(try StoredValue(propertyList: object) == ["t": true, "f": false, "one": 1, "zero": 0, "d": 2.5, "big": .uint(UInt64.max), "n": nil])
+        let object = try JSONSerialization.jsonObject(
+            with: Data(#"{"t":true,"f":false,"one":1,"zero":0,"d":2.5,"big":18446744073709551615,"n":null}"#.utf8))
+        #expect(
+            try StoredValue(propertyList: object) == [
+                "t": true, "f": false, "one": 1, "zero": 0, "d": 2.5, "big": .uint(UInt64.max), "n": nil,
+            ])
         #expect(try StoredValue(propertyList: NSNumber(value: true)) == .bool(true))
         #expect(try StoredValue(propertyList: NSNumber(value: 1)) == .int(1))
         #expect(try StoredValue(propertyList: NSNumber(value: Int8(1))) == .int(1))

@@ -5,7 +5,9 @@ import Testing
 @Suite("StoredValue")
 struct StoredValueTests {
     @Test func literalsBuildTheExpectedCases() {
-        let tree: StoredValue = ["name": "Ada", "age": 36, "ratio": 0.5, "admin": true, "tags": ["a", nil], "none": nil]
+        let tree: StoredValue = [
+            "name": "Ada", "age": 36, "ratio": 0.5, "admin": true, "tags": ["a", nil], "none": nil,
+        ]
         #expect(tree["name"] == .string("Ada"))
         #expect(tree["age"] == .int(36))
         #expect(tree["ratio"] == .double(0.5))
@@ -65,7 +67,10 @@ struct StoredValueTests {
             "s": "a\"b\n", "n": nil, "d": .data(Data([0, 255])), "t": .date(Date(timeIntervalSince1970: 0)),
             "list": [1, 2.5, false], "u": .uint(UInt64.max),
         ]
-        #expect(tree.description == #"{"s": "a\"b\n", "n": null, "d": data(2 bytes: 00ff), "t": date(1970-01-01T00:00:00.000Z), "list": [1, 2.5, false], "u": 18446744073709551615}"#)
+        #expect(
+            tree.description
+                == #"{"s": "a\"b\n", "n": null, "d": data(2 bytes: 00ff), "t": date(1970-01-01T00:00:00.000Z), "list": [1, 2.5, false], "u": 18446744073709551615}"#
+        )
     }
 
     @Test func equalityDistinguishesKinds() {

@@ -96,7 +96,8 @@ struct JSONParser {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
         guard index < bytes.count else {
-            throw malformed(bytes.isEmpty ? "empty input; expected a JSON value" : "no JSON value, only whitespace", at: index)
+            throw malformed(
+                bytes.isEmpty ? "empty input; expected a JSON value" : "no JSON value, only whitespace", at: index)
         }
         let value = try parseValue()
         skipWhitespace()
@@ -138,9 +139,15 @@ struct JSONParser {
     mutating func parseScalar() throws(FormatFailure) -> StoredValue {
         switch bytes[index] {
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw unexpected(at: index, expecting: "a value")
         }
@@ -288,7 +295,9 @@ struct JSONParser {
                 return string
             }
             if byte < 0x20 {
-                throw malformed("unescaped control character U+00\(UTF8Validation.hex(byte).dropFirst(2)) in a string; write it as an escape such as \\n or \\u00XX", at: cursor)
+                throw malformed(
+                    "unescaped control character U+00\(UTF8Validation.hex(byte).dropFirst(2)) in a string; write it as an escape such as \\n or \\u00XX",
+                    at: cursor)
             }
             guard byte == UInt8(ascii: "\\") else {
                 cursor += 1
@@ -325,16 +334,22 @@ struct JSONParser {
         switch high {
         case 0xD800...0xDBFF:
             guard end + 1 < bytes.count, bytes[end] == UInt8(ascii: "\\"), bytes[end + 1] == UInt8(ascii: "u") else {
-                throw malformed("lone surrogate \\u\(hex16(high)) in a string: a high surrogate must be followed by a \\u escape of a low surrogate", at: offset)
+                throw malformed(
+                    "lone surrogate \\u\(hex16(high)) in a string: a high surrogate must be followed by a \\u escape of a low surrogate",
+                    at: offset)
             }
             let low = try hexQuad(at: end + 2)
             guard (0xDC00...0xDFFF).contains(low) else {
-                throw malformed("lone surrogate \\u\(hex16(high)) in a string: followed by \\u\(hex16(low)), not a low surrogate", at: offset)
+                throw malformed(
+                    "lone surrogate \\u\(hex16(high)) in a string: followed by \\u\(hex16(low)), not a low surrogate",
+                    at: offset)
             }
             scalar = 0x10000 + ((UInt32(high) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
             end += 6
         case 0xDC00...0xDFFF:
-            throw malformed("lone surrogate \\u\(hex16(high)) in a string: a low surrogate without a high one before it", at: offset)
+            throw malformed(
+                "lone surrogate \\u\(hex16(high)) in a string: a low surrogate without a high one before it", at: offset
+            )
         default:
             break
         }
@@ -456,7 +471,8 @@ struct JSONParser {
         }
         // A Double when it holds the number exactly (always, up to 15 significant digits);
         // otherwise a Decimal when one does; the nearest Double when neither does.
-        if digitCount > 15, overflow || exponentOverflow || !NumberParsing.holdsExactly(value, mantissa: mantissa, scale: scale),
+        if digitCount > 15,
+            overflow || exponentOverflow || !NumberParsing.holdsExactly(value, mantissa: mantissa, scale: scale),
             let decimal = NumberParsing.exactDecimal(text)
         {
             return .decimal(decimal)
@@ -468,7 +484,9 @@ struct JSONParser {
         var end = start + 1
         while end < bytes.count, isDigit(bytes[end]) { end += 1 }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-        return malformed("integer \(NumberParsing.shown(text)) has more significant digits than any number type holds exactly (38, or 39 below 2^128); store it as a string to keep it", at: start)
+        return malformed(
+            "integer \(NumberParsing.shown(text)) has more significant digits than any number type holds exactly (38, or 39 below 2^128); store it as a string to keep it",
+            at: start)
     }
 
     @inline(__always)

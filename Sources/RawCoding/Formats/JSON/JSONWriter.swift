@@ -82,7 +82,9 @@ struct JSONOutput {
         case .uint(let number): NumberText.append(number, to: &bytes)
         case .double(let number):
             guard number.isFinite else {
-                throw .unwritable("JSON cannot hold the number \(number); encode with a nonConformingFloatEncodingStrategy that converts it, or use a property list")
+                throw .unwritable(
+                    "JSON cannot hold the number \(number); encode with a nonConformingFloatEncodingStrategy that converts it, or use a property list"
+                )
             }
             NumberText.append(number, to: &bytes)
         case .decimal(let number):
@@ -162,8 +164,10 @@ struct JSONOutput {
                 case 0x09: bytes.append(UInt8(ascii: "t"))
                 default:
                     let digits = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                              digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+                    bytes.append(contentsOf: [
+                        UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        digits[Int(byte >> 4)], digits[Int(byte & 0xF)],
+                    ])
                 }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))

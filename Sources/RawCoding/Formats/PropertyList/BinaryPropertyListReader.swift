@@ -71,10 +71,16 @@ struct BinaryPropertyListParser {
         self.limits = limits
         maximumDepth = limits.effectiveDepth
         guard bytes.count >= 8, bytes.starts(with: Spec.signature) else {
-            throw .malformed(bytes.count < 8 ? "input is \(bytes.count) bytes, too short for a binary property list" : "not a binary property list: it does not start with \"bplist00\"", at: InputPosition(byteOffset: 0))
+            throw .malformed(
+                bytes.count < 8
+                    ? "input is \(bytes.count) bytes, too short for a binary property list"
+                    : "not a binary property list: it does not start with \"bplist00\"",
+                at: InputPosition(byteOffset: 0))
         }
         guard bytes.count >= 8 + 1 + 1 + Spec.Trailer.size else {
-            throw .malformed("input is \(bytes.count) bytes, too short for a header, an object, an offset and a trailer", at: InputPosition(byteOffset: bytes.count))
+            throw .malformed(
+                "input is \(bytes.count) bytes, too short for a header, an object, an offset and a trailer",
+                at: InputPosition(byteOffset: bytes.count))
         }
         let trailer = bytes.count - Spec.Trailer.size
         let fields = Spec.Trailer(readingEndOf: bytes)
@@ -82,21 +88,29 @@ struct BinaryPropertyListParser {
         let (objectCount, rootObject, tableStart) = (fields.objectCount, fields.rootObject, fields.tableStart)
         let trailerPosition = InputPosition(byteOffset: trailer)
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
-            throw .malformed("the trailer gives offsets of \(offsetSize) bytes and references of \(referenceSize) bytes; both must be 1 to 8", at: trailerPosition)
+            throw .malformed(
+                "the trailer gives offsets of \(offsetSize) bytes and references of \(referenceSize) bytes; both must be 1 to 8",
+                at: trailerPosition)
         }
         guard objectCount >= 1, objectCount <= UInt64(trailer) else {
-            throw .malformed("the trailer gives \(objectCount) objects, impossible in \(bytes.count) bytes", at: trailerPosition)
+            throw .malformed(
+                "the trailer gives \(objectCount) objects, impossible in \(bytes.count) bytes", at: trailerPosition)
         }
         guard objectCount <= UInt64(max(limits.maximumValueCount, 1)) else {
-            throw .limit("the trailer gives \(objectCount) objects, more than the \(limits.maximumValueCount) values allowed (Limits.maximumValueCount)", at: trailerPosition)
+            throw .limit(
+                "the trailer gives \(objectCount) objects, more than the \(limits.maximumValueCount) values allowed (Limits.maximumValueCount)",
+                at: trailerPosition)
         }
         guard rootObject < objectCount else {
-            throw .malformed("the trailer's root object \(rootObject) is not one of its \(objectCount) objects", at: trailerPosition)
+            throw .malformed(
+                "the trailer's root object \(rootObject) is not one of its \(objectCount) objects", at: trailerPosition)
         }
         guard tableStart >= 9, tableStart < UInt64(trailer),
-              (UInt64(trailer) - tableStart) / UInt64(offsetSize) >= objectCount
+            (UInt64(trailer) - tableStart) / UInt64(offsetSize) >= objectCount
         else {
-            throw .malformed("the trailer's offset table at \(tableStart) (\(objectCount) entries of \(offsetSize) bytes) does not fit between the header and the trailer", at: trailerPosition)
+            throw .malformed(
+                "the trailer's offset table at \(tableStart) (\(objectCount) entries of \(offsetSize) bytes) does not fit between the header and the trailer",
+                at: trailerPosition)
         }
         self.offsetSize = offsetSize
         self.referenceSize = referenceSize
@@ -125,7 +139,8 @@ struct BinaryPropertyListParser {
         let entry = tableStart + number * offsetSize
         let offset = Self.integer(bytes, at: entry, size: offsetSize)
         guard offset >= 8, offset < UInt64(tableStart) else {
-            throw malformed("object \(number) has offset \(offset), outside the objects (bytes 8 to \(tableStart))", at: entry)
+            throw malformed(
+                "object \(number) has offset \(offset), outside the objects (bytes 8 to \(tableStart))", at: entry)
         }
         return Int(offset)
     }
@@ -142,7 +157,8 @@ struct BinaryPropertyListParser {
         let before = valueCount
         let start = try offset(of: number)
         let marker = bytes[start]
-        let value = marker >> 4 == Marker.array >> 4 || marker >> 4 == Marker.dictionary >> 4
+        let value =
+            marker >> 4 == Marker.array >> 4 || marker >> 4 == Marker.dictionary >> 4
             ? try container(number, at: start, marker: marker) : try scalarObject(number, at: start, marker: marker)
         cache.store(value, expandingTo: valueCount - before, at: number)
         return value
@@ -155,7 +171,9 @@ struct BinaryPropertyListParser {
         depth += 1
         inProgress[number] = true
         try count(1, at: number)
-        let value = marker >> 4 == Marker.array >> 4 ? try array(at: start, marker: marker) : try dictionary(at: start, marker: marker)
+        let value =
+            marker >> 4 == Marker.array >> 4
+            ? try array(at: start, marker: marker) : try dictionary(at: start, marker: marker)
         inProgress[number] = false
         depth -= 1
         return value
@@ -191,10 +209,14 @@ struct BinaryPropertyListParser {
         guard lengthMarker < tableStart else { throw malformed("object at \(start) ends before its length", at: start) }
         let intMarker = bytes[lengthMarker]
         guard intMarker >> 4 == Marker.integer >> 4, intMarker & 0x0F <= 3 else {
-            throw malformed("object at \(start) has a length that is not an integer of 1 to 8 bytes (marker \(UTF8Validation.hex(intMarker)))", at: lengthMarker)
+            throw malformed(
+                "object at \(start) has a length that is not an integer of 1 to 8 bytes (marker \(UTF8Validation.hex(intMarker)))",
+                at: lengthMarker)
         }
         let size = 1 << Int(intMarker & 0x0F)
-        guard lengthMarker + 1 + size <= tableStart else { throw malformed("object at \(start) is cut off in its length", at: lengthMarker) }
+        guard lengthMarker + 1 + size <= tableStart else {
+            throw malformed("object at \(start) is cut off in its length", at: lengthMarker)
+        }
         let value = Self.integer(bytes, at: lengthMarker + 1, size: size)
         guard value <= UInt64(Int.max / 4) else {
             throw malformed("object at \(start) claims \(value) elements", at: lengthMarker)
@@ -203,9 +225,12 @@ struct BinaryPropertyListParser {
     }
 
     /// Checks that `count` items of `unit` bytes from `contents` lie inside the object area.
-    func checkExtent(_ count: Int, unit: Int, from contents: Int, object start: Int, what: String) throws(FormatFailure) {
+    func checkExtent(_ count: Int, unit: Int, from contents: Int, object start: Int, what: String) throws(FormatFailure)
+    {
         guard contents <= tableStart, count <= (tableStart - contents) / unit else {
-            throw malformed("\(what) at \(start) claims \(count) \(unit == 1 ? "bytes" : "items of \(unit) bytes"), past the end of the objects at \(tableStart)", at: start)
+            throw malformed(
+                "\(what) at \(start) claims \(count) \(unit == 1 ? "bytes" : "items of \(unit) bytes"), past the end of the objects at \(tableStart)",
+                at: start)
         }
     }
 
@@ -268,7 +293,10 @@ struct BinaryPropertyListParser {
             }
         case Marker.integer >> 4:
             let nibble = marker & 0x0F
-            guard nibble <= 4 else { throw malformed("integer at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start) }
+            guard nibble <= 4 else {
+                throw malformed(
+                    "integer at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start)
+            }
             let size = 1 << Int(nibble)
             try checkExtent(size, unit: 1, from: start + 1, object: start, what: "integer")
             if size == 16 {
@@ -276,7 +304,9 @@ struct BinaryPropertyListParser {
                 let low = Self.integer(bytes, at: start + 9, size: 8)
                 if high == 0 { return low <= UInt64(Int64.max) ? .int(Int64(low)) : .uint(low) }
                 if high == .max, low > UInt64(Int64.max) { return .int(Int64(bitPattern: low)) }
-                throw malformed("integer at \(start) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))", at: start)
+                throw malformed(
+                    "integer at \(start) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))",
+                    at: start)
             }
             let value = Self.integer(bytes, at: start + 1, size: size)
             // 1-, 2- and 4-byte integers are unsigned; 8-byte ones are signed.
@@ -290,14 +320,20 @@ struct BinaryPropertyListParser {
                 try checkExtent(8, unit: 1, from: start + 1, object: start, what: "real")
                 return .double(Double(bitPattern: Self.integer(bytes, at: start + 1, size: 8)))
             default:
-                throw malformed("real at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start)
+                throw malformed(
+                    "real at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start)
             }
         case Marker.date >> 4:
-            guard marker == Marker.date else { throw malformed("date at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start) }
+            guard marker == Marker.date else {
+                throw malformed(
+                    "date at \(start) has an invalid size (marker \(UTF8Validation.hex(marker)))", at: start)
+            }
             try checkExtent(8, unit: 1, from: start + 1, object: start, what: "date")
             let seconds = Double(bitPattern: Self.integer(bytes, at: start + 1, size: 8))
             guard seconds.isFinite, seconds.magnitude <= Spec.largestDateOffset else {
-                throw malformed("date at \(start) is \(seconds) seconds from 2001; dates must be finite and within 2^53 seconds (285 million years) of 2001", at: start)
+                throw malformed(
+                    "date at \(start) is \(seconds) seconds from 2001; dates must be finite and within 2^53 seconds (285 million years) of 2001",
+                    at: start)
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case Marker.data >> 4:
@@ -309,7 +345,8 @@ struct BinaryPropertyListParser {
             try checkExtent(count, unit: 1, from: contents, object: start, what: "ASCII string")
             let text = UnsafeBufferPointer(rebasing: bytes[contents..<(contents + count)])
             if let bad = text.firstIndex(where: { $0 >= 0x80 }) {
-                throw malformed("ASCII string at \(start) holds the byte \(UTF8Validation.hex(text[bad]))", at: contents + bad)
+                throw malformed(
+                    "ASCII string at \(start) holds the byte \(UTF8Validation.hex(text[bad]))", at: contents + bad)
             }
             return .string(String(decoding: text, as: UTF8.self))
         case Marker.utf16String >> 4:

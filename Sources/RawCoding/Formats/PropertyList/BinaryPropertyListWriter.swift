@@ -140,7 +140,9 @@ struct BinaryPropertyListLayout {
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
             guard seconds.isFinite, seconds.magnitude <= BinaryPropertyListSpec.largestDateOffset else {
-                throw .unwritable("a binary property list cannot hold a date \(seconds) seconds from 2001: its readers take finite dates within 2^53 seconds (285 million years) of 2001")
+                throw .unwritable(
+                    "a binary property list cannot hold a date \(seconds) seconds from 2001: its readers take finite dates within 2^53 seconds (285 million years) of 2001"
+                )
             }
             return scalar(value, key: .date(seconds.bitPattern))
         case .string(let text): return scalar(value, key: .string(ExactText(text: text)))
@@ -149,7 +151,9 @@ struct BinaryPropertyListLayout {
     }
 
     func placesFailure() -> FormatFailure {
-        .overLimit("the tree holds more than \(maximumPlaces) values (counting dictionary keys, as a binary property list's reader does), more than its reader takes (Limits.maximumValueCount)")
+        .overLimit(
+            "the tree holds more than \(maximumPlaces) values (counting dictionary keys, as a binary property list's reader does), more than its reader takes (Limits.maximumValueCount)"
+        )
     }
 
     /// Adds a string that cannot fail: a key, or the null marker.
@@ -264,7 +268,8 @@ struct BinaryPropertyListLayout {
                     scalar = (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
                     index += 3
                 default:
-                    scalar = (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+                    scalar =
+                        (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
                         | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
                     index += 4
                 }

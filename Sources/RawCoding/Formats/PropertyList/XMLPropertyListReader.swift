@@ -85,7 +85,9 @@ struct XMLPropertyListParser {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         try skipMisc(prolog: true)
         guard index < bytes.count else {
-            throw malformed(bytes.isEmpty ? "empty input; expected a property list" : "no element; expected a property list", at: index)
+            throw malformed(
+                bytes.isEmpty ? "empty input; expected a property list" : "no element; expected a property list",
+                at: index)
         }
         let tagStart = index
         let (tag, selfClosing) = try startTag()
@@ -122,7 +124,9 @@ struct XMLPropertyListParser {
         let first = terminator.utf8Start[0]
         var cursor = offset
         while cursor < bytes.count {
-            if bytes[cursor] == first, hasPrefix(terminator, at: cursor) { return cursor + terminator.utf8CodeUnitCount }
+            if bytes[cursor] == first, hasPrefix(terminator, at: cursor) {
+                return cursor + terminator.utf8CodeUnitCount
+            }
             cursor += 1
         }
         return nil
@@ -136,18 +140,23 @@ struct XMLPropertyListParser {
             if isWhitespace(byte) {
                 index += 1
             } else if byte != UInt8(ascii: "<") || index + 1 >= bytes.count
-                        || (bytes[index + 1] != UInt8(ascii: "!") && bytes[index + 1] != UInt8(ascii: "?")) {
+                || (bytes[index + 1] != UInt8(ascii: "!") && bytes[index + 1] != UInt8(ascii: "?"))
+            {
                 return
             } else if hasPrefix("<!--", at: index) {
                 guard let end = find("-->", from: index + 4) else { throw malformed("unterminated comment", at: index) }
                 try validate(index..<end)
                 index = end
             } else if hasPrefix("<?", at: index) {
-                guard let end = find("?>", from: index + 2) else { throw malformed("unterminated processing instruction", at: index) }
+                guard let end = find("?>", from: index + 2) else {
+                    throw malformed("unterminated processing instruction", at: index)
+                }
                 try validate(index..<end)
                 index = end
             } else if hasPrefix("<!DOCTYPE", at: index) {
-                guard prolog else { throw malformed("a document type declaration may only come before the root element", at: index) }
+                guard prolog else {
+                    throw malformed("a document type declaration may only come before the root element", at: index)
+                }
                 try skipDoctype()
             } else {
                 return
@@ -168,7 +177,9 @@ struct XMLPropertyListParser {
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
             } else if byte == UInt8(ascii: "[") {
-                throw malformed("a document type declaration with an internal subset is not accepted: entity declarations are never expanded", at: cursor)
+                throw malformed(
+                    "a document type declaration with an internal subset is not accepted: entity declarations are never expanded",
+                    at: cursor)
             } else if byte == UInt8(ascii: ">") {
                 try validate(start..<cursor)
                 index = cursor + 1
@@ -184,8 +195,8 @@ struct XMLPropertyListParser {
     func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
-             UInt8(ascii: "."), UInt8(ascii: ":"), 0x80...:
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+            UInt8(ascii: "."), UInt8(ascii: ":"), 0x80...:
             true
         default:
             false
@@ -284,19 +295,24 @@ struct XMLPropertyListParser {
             let length = name.utf8CodeUnitCount
             let end = index + 2 + length
             if end < bytes.count, bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "/"),
-               bytes[end] == UInt8(ascii: ">"), memcmp(bytes.baseAddress! + index + 2, name.utf8Start, length) == 0 {
+                bytes[end] == UInt8(ascii: ">"), memcmp(bytes.baseAddress! + index + 2, name.utf8Start, length) == 0
+            {
                 index = end + 1
                 return
             }
         }
         guard hasPrefix("</", at: index) else {
-            throw malformed(index < bytes.count ? "unexpected content; expected </\(expected.name)> to close the element opened at \(position(opening))" : "unexpected end of input; expected </\(expected.name)>", at: index)
+            throw malformed(
+                index < bytes.count
+                    ? "unexpected content; expected </\(expected.name)> to close the element opened at \(position(opening))"
+                    : "unexpected end of input; expected </\(expected.name)>", at: index)
         }
         var cursor = index + 2
         while cursor < bytes.count, isNameByte(bytes[cursor]) { cursor += 1 }
         let found = tag(named: (index + 2)..<cursor)
         guard found == expected else {
-            throw malformed("</\(found.name)> does not close <\(expected.name)> opened at \(position(opening))", at: index)
+            throw malformed(
+                "</\(found.name)> does not close <\(expected.name)> opened at \(position(opening))", at: index)
         }
         while cursor < bytes.count, isWhitespace(bytes[cursor]) { cursor += 1 }
         guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: ">") else {
@@ -354,7 +370,8 @@ struct XMLPropertyListParser {
             let reader = self
             return try withContent(of: .date, selfClosing: selfClosing, at: start) { content throws(FormatFailure) in
                 guard let date = DateText.date(from: reader.trimmed(content)) else {
-                    throw reader.malformed("invalid date \"\(reader.shown(content))\"; expected YYYY-MM-DDTHH:MM:SSZ", at: contentStart)
+                    throw reader.malformed(
+                        "invalid date \"\(reader.shown(content))\"; expected YYYY-MM-DDTHH:MM:SSZ", at: contentStart)
                 }
                 return .date(date)
             }
@@ -372,7 +389,9 @@ struct XMLPropertyListParser {
         case .plist:
             throw malformed("<plist> inside a property list", at: start)
         case .other(let name):
-            throw malformed("unknown element <\(name)>; property lists hold dict, array, string, integer, real, true, false, date and data", at: start)
+            throw malformed(
+                "unknown element <\(name)>; property lists hold dict, array, string, integer, real, true, false, date and data",
+                at: start)
         }
     }
 
@@ -437,7 +456,9 @@ struct XMLPropertyListParser {
 
     /// The character data of an element up to its end tag, with references and CDATA resolved.
     /// `interning` reuses strings read before (for keys).
-    mutating func text(of tag: Tag, selfClosing: Bool, at start: Int, interning: Bool = false) throws(FormatFailure) -> String {
+    mutating func text(of tag: Tag, selfClosing: Bool, at start: Int, interning: Bool = false) throws(FormatFailure)
+        -> String
+    {
         if selfClosing { return "" }
         // Plain text up to the end tag, the usual case: no copy before the String.
         let contentStart = index
@@ -452,11 +473,15 @@ struct XMLPropertyListParser {
             if byte == UInt8(ascii: "<") {
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<cursor]))
                 if hasPrefix("<![CDATA[", at: cursor) {
-                    guard let end = find("]]>", from: cursor + 9) else { throw malformed("unterminated CDATA section", at: cursor) }
+                    guard let end = find("]]>", from: cursor + 9) else {
+                        throw malformed("unterminated CDATA section", at: cursor)
+                    }
                     buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(cursor + 9)..<(end - 3)]))
                     cursor = end
                 } else if hasPrefix("<!--", at: cursor) {
-                    guard let end = find("-->", from: cursor + 4) else { throw malformed("unterminated comment", at: cursor) }
+                    guard let end = find("-->", from: cursor + 4) else {
+                        throw malformed("unterminated comment", at: cursor)
+                    }
                     try validate(cursor..<end)
                     cursor = end
                 } else {
@@ -464,7 +489,9 @@ struct XMLPropertyListParser {
                     try endTag(tag, openedAt: start)
                     return try buffer.withUnsafeBufferPointer { text throws(FormatFailure) in
                         guard let string = UTF8Validation.string(text) else {
-                            throw malformed("invalid UTF-8 in the text of <\(tag.name)>; XML property lists are read as UTF-8", at: start)
+                            throw malformed(
+                                "invalid UTF-8 in the text of <\(tag.name)>; XML property lists are read as UTF-8",
+                                at: start)
                         }
                         return string
                     }
@@ -498,13 +525,16 @@ struct XMLPropertyListParser {
         case "apos": buffer.append(UInt8(ascii: "'"))
         default:
             guard text.hasPrefix("#") else {
-                throw malformed("unknown entity &\(text);: only &amp; &lt; &gt; &quot; &apos; and character references are accepted (entities declared in a DTD are never expanded)", at: offset)
+                throw malformed(
+                    "unknown entity &\(text);: only &amp; &lt; &gt; &quot; &apos; and character references are accepted (entities declared in a DTD are never expanded)",
+                    at: offset)
             }
             let digits = text.dropFirst()
-            let scalar: UInt32? = digits.hasPrefix("x")
+            let scalar: UInt32? =
+                digits.hasPrefix("x")
                 ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             guard let scalar, scalar != 0, Unicode.Scalar(scalar) != nil,
-                  !digits.hasPrefix("+"), !digits.hasPrefix("-"), !digits.dropFirst().hasPrefix("+")
+                !digits.hasPrefix("+"), !digits.hasPrefix("-"), !digits.dropFirst().hasPrefix("+")
             else {
                 throw malformed("invalid character reference &\(text);", at: offset)
             }
@@ -524,13 +554,15 @@ struct XMLPropertyListParser {
         let text = UnsafeBufferPointer(rebasing: bytes[range])
         if let string = UTF8Validation.string(text) { return string }
         let bad = UTF8Validation.firstInvalidByte(in: bytes, range) ?? range.lowerBound
-        throw malformed("invalid UTF-8 (byte \(UTF8Validation.hex(bytes[bad]))); XML property lists are read as UTF-8", at: bad)
+        throw malformed(
+            "invalid UTF-8 (byte \(UTF8Validation.hex(bytes[bad]))); XML property lists are read as UTF-8", at: bad)
     }
 
     /// Checks that markup outside text (comments, declarations, attributes) is UTF-8.
     func validate(_ range: Range<Int>) throws(FormatFailure) {
         if let bad = UTF8Validation.firstInvalidByte(in: bytes, range) {
-            throw malformed("invalid UTF-8 (byte \(UTF8Validation.hex(bytes[bad]))); XML property lists are read as UTF-8", at: bad)
+            throw malformed(
+                "invalid UTF-8 (byte \(UTF8Validation.hex(bytes[bad]))); XML property lists are read as UTF-8", at: bad)
         }
     }
 
@@ -543,10 +575,11 @@ struct XMLPropertyListParser {
     /// otherwise leaves `index` where it is and returns `nil`.
     mutating func plainContentEnd(of tag: Tag, at start: Int) throws(FormatFailure) -> Int? {
         let base = bytes.baseAddress!
-        let end = memchr(base + index, Int32(UInt8(ascii: "<")), bytes.count - index)
+        let end =
+            memchr(base + index, Int32(UInt8(ascii: "<")), bytes.count - index)
             .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? bytes.count
         guard end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "/"),
-              memchr(base + index, Int32(UInt8(ascii: "&")), end - index) == nil
+            memchr(base + index, Int32(UInt8(ascii: "&")), end - index) == nil
         else { return nil }
         index = end
         try endTag(tag, openedAt: start)
@@ -612,13 +645,17 @@ struct XMLPropertyListParser {
             let (times, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
             let (sum, overflow2) = times.addingReportingOverflow(digit)
             guard !overflow1, !overflow2 else {
-                throw malformed("integer \(shown(content)) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))", at: offset)
+                throw malformed(
+                    "integer \(shown(content)) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))",
+                    at: offset)
             }
             magnitude = sum
         }
         if negative {
             guard magnitude <= UInt64(Int64.max) + 1 else {
-                throw malformed("integer \(shown(content)) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))", at: offset)
+                throw malformed(
+                    "integer \(shown(content)) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))",
+                    at: offset)
             }
             return .int(magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude))
         }
@@ -627,8 +664,11 @@ struct XMLPropertyListParser {
 
     func real(_ content: UnsafeBufferPointer<UInt8>, at offset: Int) throws(FormatFailure) -> StoredValue {
         let text = trimmed(content)
-        if let first = text.first, first | 0x20 == UInt8(ascii: "n") || first | 0x20 == UInt8(ascii: "i")
-            || ((first == UInt8(ascii: "+") || first == UInt8(ascii: "-")) && text.count > 1 && text[1] | 0x20 == UInt8(ascii: "i")) {
+        if let first = text.first,
+            first | 0x20 == UInt8(ascii: "n") || first | 0x20 == UInt8(ascii: "i")
+                || ((first == UInt8(ascii: "+") || first == UInt8(ascii: "-")) && text.count > 1
+                    && text[1] | 0x20 == UInt8(ascii: "i"))
+        {
             switch String(decoding: text, as: UTF8.self).lowercased() {
             case "nan": return .double(.nan)
             case "inf", "+inf", "infinity", "+infinity": return .double(.infinity)
@@ -640,7 +680,8 @@ struct XMLPropertyListParser {
             throw malformed("invalid real \"\(shown(content))\"", at: offset)
         }
         guard value.isFinite else {
-            throw malformed("real \(shown(content)) is too large for a Double; write +infinity if that is meant", at: offset)
+            throw malformed(
+                "real \(shown(content)) is too large for a Double; write +infinity if that is meant", at: offset)
         }
         return .double(value)
     }

@@ -106,7 +106,9 @@ struct XMLOutput {
             element("string", text)
         case .date(let date):
             guard let text = DateText.text(of: date) else {
-                throw .unwritable("an XML property list cannot hold the date \(date.timeIntervalSince1970) seconds since 1970: its text holds the years 0000 to 9999 only")
+                throw .unwritable(
+                    "an XML property list cannot hold the date \(date.timeIntervalSince1970) seconds since 1970: its text holds the years 0000 to 9999 only"
+                )
             }
             append("<date>")
             bytes.append(contentsOf: text.utf8)

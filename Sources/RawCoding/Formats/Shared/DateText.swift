@@ -35,7 +35,7 @@ enum DateText {
     /// The seconds since 1970 of the `YYYY-MM-DDTHH:MM:SS` at the start of `bytes`.
     private static func wholeSeconds(_ bytes: [UInt8]) -> Int64? {
         guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
+            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
         else { return nil }
         func number(_ range: Range<Int>) -> Int64? {
             var value: Int64 = 0
@@ -46,9 +46,9 @@ enum DateText {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour < 24, minute < 60, second < 60
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+            hour < 24, minute < 60, second < 60
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         return days * 86_400 + hour * 3600 + minute * 60 + second
@@ -94,7 +94,8 @@ enum DateText {
             let start = index
             index += 1
             while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-            guard index - start > 1, let value = Double("0" + String(decoding: bytes[start..<index], as: UTF8.self)) else {
+            guard index - start > 1, let value = Double("0" + String(decoding: bytes[start..<index], as: UTF8.self))
+            else {
                 return nil
             }
             fraction = value

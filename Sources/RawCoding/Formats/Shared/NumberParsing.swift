@@ -32,7 +32,8 @@ enum NumberParsing {
                 if !digits.isEmpty || byte != UInt8(ascii: "0") { digits.append(byte) }
                 if seenPoint { fractionDigits += 1 }
             } else if byte | 0x20 == UInt8(ascii: "e") {
-                guard let value = Int(String(decoding: bytes.dropFirst(), as: UTF8.self)), value.magnitude < 1_000_000 else {
+                guard let value = Int(String(decoding: bytes.dropFirst(), as: UTF8.self)), value.magnitude < 1_000_000
+                else {
                     return nil
                 }
                 exponent = value
@@ -55,8 +56,9 @@ enum NumberParsing {
     static func exactDecimal(_ text: String) -> Decimal? {
         guard let (_, digits, exponent) = normalized(text) else { return nil }
         if digits.isEmpty { return Decimal(string: text, locale: posix) }
-        guard digits.count < largestMantissa.count
-            || (digits.count == largestMantissa.count && digits.lexicographicallyPrecedes(largestMantissa + [0])),
+        guard
+            digits.count < largestMantissa.count
+                || (digits.count == largestMantissa.count && digits.lexicographicallyPrecedes(largestMantissa + [0])),
             exponent >= -128, exponent <= 127
         else { return nil }
         return Decimal(string: text, locale: posix)
@@ -89,8 +91,14 @@ enum NumberParsing {
         }
         shortScale += exponentSign * exponent
         var (left, leftScale) = (mantissa, scale)
-        while left != 0, left % 10 == 0 { left /= 10; leftScale += 1 }
-        while shortMantissa != 0, shortMantissa % 10 == 0 { shortMantissa /= 10; shortScale += 1 }
+        while left != 0, left % 10 == 0 {
+            left /= 10
+            leftScale += 1
+        }
+        while shortMantissa != 0, shortMantissa % 10 == 0 {
+            shortMantissa /= 10
+            shortScale += 1
+        }
         return left == shortMantissa && (left == 0 || leftScale == shortScale)
     }
 
@@ -162,14 +170,19 @@ enum NumberParsing {
             }
             let start = index
             while index < text.count, text[index] &- UInt8(ascii: "0") < 10 {
-                if exponent < 100_000 { exponent = exponent * 10 + Int(text[index] &- UInt8(ascii: "0")) } else { overflow = true }
+                if exponent < 100_000 {
+                    exponent = exponent * 10 + Int(text[index] &- UInt8(ascii: "0"))
+                } else {
+                    overflow = true
+                }
                 index += 1
             }
             guard index > start else { return nil }
             if exponentNegative { exponent = -exponent }
         }
         guard index == text.count else { return nil }
-        if !overflow, let value = exactDouble(mantissa: mantissa, scale: exponent - fractionDigits, negative: negative) {
+        if !overflow, let value = exactDouble(mantissa: mantissa, scale: exponent - fractionDigits, negative: negative)
+        {
             return value
         }
         return Double(String(decoding: text, as: UTF8.self))

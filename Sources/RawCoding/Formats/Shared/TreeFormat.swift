@@ -68,7 +68,8 @@ extension TreeFormat {
     package func writeTree(
         _ value: StoredValue, limits: Limits, allowingLoss: Bool = false, depthChecked: Bool = false
     ) throws(FormatFailure) -> [UInt8] {
-        let countIsBounded = countsValuesWhileWriting
+        let countIsBounded =
+            countsValuesWhileWriting
             || limits.maximumValueCount >= mostValues(inBytes: max(limits.maximumInputSize, 0))
         if !(depthChecked && countIsBounded && (allowingLoss || !checksLoss)) {
             var census = TreeCensus(limits: limits, format: self, refusingLoss: !allowingLoss)
@@ -77,7 +78,8 @@ extension TreeFormat {
         let bytes = try serialize(value, limits: limits)
         guard bytes.count <= limits.maximumInputSize else {
             throw .overLimit(
-                "the \(formatName) output is \(bytes.count) bytes, over the limit of \(limits.maximumInputSize) bytes its reader takes (Limits.maximumInputSize)")
+                "the \(formatName) output is \(bytes.count) bytes, over the limit of \(limits.maximumInputSize) bytes its reader takes (Limits.maximumInputSize)"
+            )
         }
         return bytes
     }
@@ -105,7 +107,9 @@ struct TreeCensus {
     mutating func visit(_ value: StoredValue, depth: Int) throws(FormatFailure) {
         count += 1
         guard !countsValues || count <= limits.maximumValueCount else {
-            throw .overLimit("the tree holds more than \(limits.maximumValueCount) values, more than its reader takes (Limits.maximumValueCount)")
+            throw .overLimit(
+                "the tree holds more than \(limits.maximumValueCount) values, more than its reader takes (Limits.maximumValueCount)"
+            )
         }
         switch value {
         case .array(let elements):
@@ -122,7 +126,9 @@ struct TreeCensus {
             if countsKeys, countsValues {
                 count += dictionary.count
                 guard count <= limits.maximumValueCount else {
-                    throw .overLimit("the tree holds more than \(limits.maximumValueCount) values (counting dictionary keys, as a binary property list's reader does), more than its reader takes (Limits.maximumValueCount)")
+                    throw .overLimit(
+                        "the tree holds more than \(limits.maximumValueCount) values (counting dictionary keys, as a binary property list's reader does), more than its reader takes (Limits.maximumValueCount)"
+                    )
                 }
             }
             for entry in dictionary.entries {
@@ -175,7 +181,8 @@ package struct JSONTreeFormat: TreeFormat {
     /// read back as a number and a string.
     package func loss(writing scalar: StoredValue) -> String? {
         switch scalar {
-        case .date: "JSON has no dates: the date would be written as a number of seconds since 2001 and read back as a number"
+        case .date:
+            "JSON has no dates: the date would be written as a number of seconds since 2001 and read back as a number"
         case .data: "JSON has no bytes: the data would be written as Base64 text and read back as a string"
         default: nil
         }
@@ -217,7 +224,8 @@ package struct XMLPropertyListTreeFormat: TreeFormat {
         guard case .date(let date) = scalar else { return nil }
         let seconds = date.timeIntervalSinceReferenceDate
         guard seconds.isFinite, seconds != seconds.rounded(.down) else { return nil }
-        return "an XML property list stores dates to the whole second, and this date's fraction of \(seconds - seconds.rounded(.down)) s would be lost; round the date to a second or use the binary layout, which keeps it"
+        return
+            "an XML property list stores dates to the whole second, and this date's fraction of \(seconds - seconds.rounded(.down)) s would be lost; round the date to a second or use the binary layout, which keeps it"
     }
 
     /// The first visible character (after whitespace and a byte-order mark) is `<`.

@@ -12,7 +12,9 @@ extension DecodingNode {
     }
 
     /// An integer of type `Integer` from an integer, or from a whole-number double that fits.
-    func unboxInteger<Integer: FixedWidthInteger>(_ value: StoredValue, as type: Integer.Type, step: CodingPathStep?) throws -> Integer {
+    func unboxInteger<Integer: FixedWidthInteger>(_ value: StoredValue, as type: Integer.Type, step: CodingPathStep?)
+        throws -> Integer
+    {
         switch value {
         case .int(let int):
             if let result = Integer(exactly: int) { return result }
@@ -38,7 +40,9 @@ extension DecodingNode {
         case .uint(let uint): return Double(uint)
         case .decimal(let decimal): return decimal.nearestDouble
         case .string(let string):
-            if case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = context.options.nonConformingFloatDecodingStrategy {
+            if case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = context.options
+                .nonConformingFloatDecodingStrategy
+            {
                 if string == positiveInfinity { return .infinity }
                 if string == negativeInfinity { return -.infinity }
                 if string == nan { return .nan }
@@ -61,20 +65,40 @@ extension DecodingNode {
     /// `init(from:)` on a child node at `step`.
     func unbox<Value: Decodable>(_ value: StoredValue, as type: Value.Type, step: CodingPathStep?) throws -> Value {
         if Value.self == String.self { return unsafeBitCast(try unboxString(value, step: step), to: Value.self) }
-        if Value.self == Int.self { return unsafeBitCast(try unboxInteger(value, as: Int.self, step: step), to: Value.self) }
+        if Value.self == Int.self {
+            return unsafeBitCast(try unboxInteger(value, as: Int.self, step: step), to: Value.self)
+        }
         if Value.self == Double.self { return unsafeBitCast(try unboxDouble(value, step: step), to: Value.self) }
         if Value.self == Bool.self { return unsafeBitCast(try unboxBool(value, step: step), to: Value.self) }
         if Value.self == Date.self { return unsafeBitCast(try unboxDate(value, step: step), to: Value.self) }
         if Value.self == Data.self { return unsafeBitCast(try unboxData(value, step: step), to: Value.self) }
-        if Value.self == Int64.self { return unsafeBitCast(try unboxInteger(value, as: Int64.self, step: step), to: Value.self) }
-        if Value.self == UInt64.self { return unsafeBitCast(try unboxInteger(value, as: UInt64.self, step: step), to: Value.self) }
-        if Value.self == UInt.self { return unsafeBitCast(try unboxInteger(value, as: UInt.self, step: step), to: Value.self) }
-        if Value.self == Int32.self { return unsafeBitCast(try unboxInteger(value, as: Int32.self, step: step), to: Value.self) }
-        if Value.self == UInt32.self { return unsafeBitCast(try unboxInteger(value, as: UInt32.self, step: step), to: Value.self) }
-        if Value.self == Int16.self { return unsafeBitCast(try unboxInteger(value, as: Int16.self, step: step), to: Value.self) }
-        if Value.self == UInt16.self { return unsafeBitCast(try unboxInteger(value, as: UInt16.self, step: step), to: Value.self) }
-        if Value.self == Int8.self { return unsafeBitCast(try unboxInteger(value, as: Int8.self, step: step), to: Value.self) }
-        if Value.self == UInt8.self { return unsafeBitCast(try unboxInteger(value, as: UInt8.self, step: step), to: Value.self) }
+        if Value.self == Int64.self {
+            return unsafeBitCast(try unboxInteger(value, as: Int64.self, step: step), to: Value.self)
+        }
+        if Value.self == UInt64.self {
+            return unsafeBitCast(try unboxInteger(value, as: UInt64.self, step: step), to: Value.self)
+        }
+        if Value.self == UInt.self {
+            return unsafeBitCast(try unboxInteger(value, as: UInt.self, step: step), to: Value.self)
+        }
+        if Value.self == Int32.self {
+            return unsafeBitCast(try unboxInteger(value, as: Int32.self, step: step), to: Value.self)
+        }
+        if Value.self == UInt32.self {
+            return unsafeBitCast(try unboxInteger(value, as: UInt32.self, step: step), to: Value.self)
+        }
+        if Value.self == Int16.self {
+            return unsafeBitCast(try unboxInteger(value, as: Int16.self, step: step), to: Value.self)
+        }
+        if Value.self == UInt16.self {
+            return unsafeBitCast(try unboxInteger(value, as: UInt16.self, step: step), to: Value.self)
+        }
+        if Value.self == Int8.self {
+            return unsafeBitCast(try unboxInteger(value, as: Int8.self, step: step), to: Value.self)
+        }
+        if Value.self == UInt8.self {
+            return unsafeBitCast(try unboxInteger(value, as: UInt8.self, step: step), to: Value.self)
+        }
         if Value.self == Float.self { return unsafeBitCast(try unboxFloat(value, step: step), to: Value.self) }
         if Value.self == URL.self { return unsafeBitCast(try unboxURL(value, step: step), to: Value.self) }
         if Value.self == Decimal.self { return unsafeBitCast(try unboxDecimal(value, step: step), to: Value.self) }
@@ -90,7 +114,9 @@ extension DecodingNode {
     /// so a hostile tree cannot overflow the stack.
     func child(_ value: StoredValue, step: CodingPathStep?) throws -> DecodingNode {
         guard depth < context.options.maximumDepth else {
-            throw corrupted("The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueDecoder.maximumDepth).", step: step)
+            throw corrupted(
+                "The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueDecoder.maximumDepth).",
+                step: step)
         }
         return DecodingNode(context: context, parent: self, step: step, value: value)
     }

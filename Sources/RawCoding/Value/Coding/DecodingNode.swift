@@ -13,7 +13,11 @@ final class DecodingContext {
         self.options = options
         userInfo = options.userInfo
         nullMarker = options.nullMarker
-        if case .useDefaultKeys = options.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+        if case .useDefaultKeys = options.keyDecodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
     }
 
     /// Whether `value` reads as nil: null, or the null marker string.
@@ -77,8 +81,11 @@ final class DecodingNode: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .dictionary(let dictionary) = value else {
             if case .null = value {
-                throw DecodingError.valueNotFound(KeyedDecodingContainer<Key>.self, DecodingError.Context(
-                    codingPath: codingPath, debugDescription: "Cannot get keyed decoding container -- found null value instead"))
+                throw DecodingError.valueNotFound(
+                    KeyedDecodingContainer<Key>.self,
+                    DecodingError.Context(
+                        codingPath: codingPath,
+                        debugDescription: "Cannot get keyed decoding container -- found null value instead"))
             }
             throw mismatch([String: Any].self, value, step: nil)
         }
@@ -89,8 +96,11 @@ final class DecodingNode: Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else {
             if case .null = value {
-                throw DecodingError.valueNotFound([Any].self, DecodingError.Context(
-                    codingPath: codingPath, debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
+                throw DecodingError.valueNotFound(
+                    [Any].self,
+                    DecodingError.Context(
+                        codingPath: codingPath,
+                        debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
             }
             throw mismatch([Any].self, value, step: nil)
         }
@@ -120,14 +130,21 @@ final class DecodingNode: Decoder {
 
     func mismatch(_ type: Any.Type, _ found: StoredValue, step: CodingPathStep?) -> DecodingError {
         if case .null = found {
-            return DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: path(adding: step), debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+            return DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: path(adding: step),
+                    debugDescription: "Cannot get value of type \(type) -- found null value instead"))
         }
-        return DecodingError.typeMismatch(type, DecodingError.Context(
-            codingPath: path(adding: step), debugDescription: "Expected to decode \(type) but found \(found.kindName) instead."))
+        return DecodingError.typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: path(adding: step),
+                debugDescription: "Expected to decode \(type) but found \(found.kindName) instead."))
     }
 
     func corrupted(_ description: String, step: CodingPathStep?) -> DecodingError {
-        DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(adding: step), debugDescription: description))
+        DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: path(adding: step), debugDescription: description))
     }
 }

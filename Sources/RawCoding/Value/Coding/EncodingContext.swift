@@ -16,7 +16,11 @@ final class EncodingContext {
     init(options: StoredValueEncoder) {
         self.options = options
         userInfo = options.userInfo
-        if case .useDefaultKeys = options.keyEncodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+        if case .useDefaultKeys = options.keyEncodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
     }
 
     /// Breaks the parent ⇄ pending-child reference cycles.
@@ -65,9 +69,13 @@ final class EncodingContext {
         case .throw:
             var path = node.codingPath
             if let step { path.append(step.codingKey) }
-            throw EncodingError.invalidValue(original, EncodingError.Context(
-                codingPath: path,
-                debugDescription: "Unable to encode \(type(of: original)).\(value.isNaN ? "nan" : value > 0 ? "infinity" : "-infinity") directly. Use a nonConformingFloatEncodingStrategy that allows or converts it."))
+            throw EncodingError.invalidValue(
+                original,
+                EncodingError.Context(
+                    codingPath: path,
+                    debugDescription:
+                        "Unable to encode \(type(of: original)).\(value.isNaN ? "nan" : value > 0 ? "infinity" : "-infinity") directly. Use a nonConformingFloatEncodingStrategy that allows or converts it."
+                ))
         case .convertToString(let positiveInfinity, let negativeInfinity, let nan):
             return .string(value.isNaN ? nan : value > 0 ? positiveInfinity : negativeInfinity)
         }

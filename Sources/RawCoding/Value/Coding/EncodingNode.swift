@@ -42,9 +42,13 @@ final class EncodingNode: Encoder {
         guard depth < context.options.maximumDepth else {
             var path = codingPath
             if let step { path.append(step.codingKey) }
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: path,
-                debugDescription: "The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueEncoder.maximumDepth; a codec's Limits.maximumDepth)."))
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: path,
+                    debugDescription:
+                        "The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueEncoder.maximumDepth; a codec's Limits.maximumDepth)."
+                ))
         }
         return EncodingNode(context: context, parent: self, step: step)
     }
@@ -117,7 +121,9 @@ final class EncodingNode: Encoder {
     /// A node for a nested container or super encoder, filled in when this node finishes.
     func pendingChild(slot: Slot, step: CodingPathStep, content: Content) -> EncodingNode {
         if depth >= context.options.maximumDepth {
-            context.misuse("The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueEncoder.maximumDepth).", at: self)
+            context.misuse(
+                "The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueEncoder.maximumDepth).",
+                at: self)
         }
         let child = EncodingNode(context: context, parent: self, step: step)
         child.content = content
@@ -140,7 +146,8 @@ final class EncodingNode: Encoder {
         if Value.self == Int.self { return .int(Int64(unsafeBitCast(value, to: Int.self))) }
         if Value.self == Double.self {
             let double = unsafeBitCast(value, to: Double.self)
-            return double.isFinite ? .double(double) : try context.double(double, original: double, in: self, step: step)
+            return double.isFinite
+                ? .double(double) : try context.double(double, original: double, in: self, step: step)
         }
         if Value.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
         if Value.self == Date.self { return try boxDate(unsafeBitCast(value, to: Date.self), step: step) }
@@ -154,7 +161,9 @@ final class EncodingNode: Encoder {
         if Value.self == UInt16.self { return .int(Int64(unsafeBitCast(value, to: UInt16.self))) }
         if Value.self == Int8.self { return .int(Int64(unsafeBitCast(value, to: Int8.self))) }
         if Value.self == UInt8.self { return .int(Int64(unsafeBitCast(value, to: UInt8.self))) }
-        if Value.self == Float.self { return try context.float(unsafeBitCast(value, to: Float.self), in: self, step: step) }
+        if Value.self == Float.self {
+            return try context.float(unsafeBitCast(value, to: Float.self), in: self, step: step)
+        }
         if Value.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
         if Value.self == Decimal.self, let stored = boxDecimal(unsafeBitCast(value, to: Decimal.self)) { return stored }
         if Value.self == StoredValue.self { return try boxTree(unsafeBitCast(value, to: StoredValue.self), step: step) }

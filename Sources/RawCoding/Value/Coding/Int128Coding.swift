@@ -12,9 +12,13 @@ extension EncodingNode {
         if let decimal = NumberParsing.exactDecimal(String(value)) { return .decimal(decimal) }
         var path = codingPath
         if let step { path.append(step.codingKey) }
-        throw EncodingError.invalidValue(value, EncodingError.Context(
-            codingPath: path,
-            debugDescription: "\(value) has more significant digits than a Decimal holds; StoredValue holds integers exactly up to 38 digits (39 below 2^128)."))
+        throw EncodingError.invalidValue(
+            value,
+            EncodingError.Context(
+                codingPath: path,
+                debugDescription:
+                    "\(value) has more significant digits than a Decimal holds; StoredValue holds integers exactly up to 38 digits (39 below 2^128)."
+            ))
     }
 }
 
@@ -31,8 +35,12 @@ extension StoredKeyedEncodingContainer {
 
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension StoredUnkeyedEncodingContainer {
-    mutating func encode(_ value: Int128) throws { node.elements.append(try node.stored(wide: value, step: .index(count))) }
-    mutating func encode(_ value: UInt128) throws { node.elements.append(try node.stored(wide: value, step: .index(count))) }
+    mutating func encode(_ value: Int128) throws {
+        node.elements.append(try node.stored(wide: value, step: .index(count)))
+    }
+    mutating func encode(_ value: UInt128) throws {
+        node.elements.append(try node.stored(wide: value, step: .index(count)))
+    }
 }
 
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)

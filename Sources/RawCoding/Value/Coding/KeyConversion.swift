@@ -32,10 +32,14 @@ enum KeyConversion {
     }
 
     /// The range of the first character in `range` whose first scalar is in `set`.
-    private static func firstCharacter(in key: String, _ range: Range<String.Index>, from set: CharacterSet) -> Range<String.Index>? {
-        guard let found = key[range].firstIndex(where: { character in
-            character.unicodeScalars.first.map { set.contains($0) } ?? false
-        }) else { return nil }
+    private static func firstCharacter(in key: String, _ range: Range<String.Index>, from set: CharacterSet) -> Range<
+        String.Index
+    >? {
+        guard
+            let found = key[range].firstIndex(where: { character in
+                character.unicodeScalars.first.map { set.contains($0) } ?? false
+            })
+        else { return nil }
         return found..<key.index(after: found)
     }
 

@@ -20,8 +20,11 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     /// The value for `key`, or `keyNotFound`.
     func entry(_ key: Key) throws -> StoredValue {
         if let value = lookup(key) { return value }
-        throw DecodingError.keyNotFound(key, DecodingError.Context(
-            codingPath: node.codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+        throw DecodingError.keyNotFound(
+            key,
+            DecodingError.Context(
+                codingPath: node.codingPath,
+                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
 
     /// The value for `key` unless it is missing or null.
@@ -32,19 +35,45 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func decodeNil(forKey key: Key) throws -> Bool { node.context.isNull(try entry(key)) }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try node.unboxBool(entry(key), step: .key(key)) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try node.unboxString(entry(key), step: .key(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try node.unboxDouble(entry(key), step: .key(key)) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try node.unboxFloat(entry(key), step: .key(key)) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try node.unboxInteger(entry(key), as: type, step: .key(key)) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try node.unboxInteger(entry(key), as: type, step: .key(key)) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try node.unboxInteger(entry(key), as: type, step: .key(key)) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try node.unboxInteger(entry(key), as: type, step: .key(key)) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try node.unboxInteger(entry(key), as: type, step: .key(key)) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try node.unboxInteger(entry(key), as: type, step: .key(key)) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try node.unboxInteger(entry(key), as: type, step: .key(key)) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try node.unboxInteger(entry(key), as: type, step: .key(key)) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try node.unboxInteger(entry(key), as: type, step: .key(key)) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try node.unboxInteger(entry(key), as: type, step: .key(key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try node.unboxString(entry(key), step: .key(key))
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try node.unboxDouble(entry(key), step: .key(key))
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try node.unboxFloat(entry(key), step: .key(key))
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
 
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
         try node.unbox(entry(key), as: type, step: .key(key))
@@ -110,8 +139,11 @@ struct StoredUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     /// The current element; the index moves on only after a successful decode.
     private func current(_ type: Any.Type) throws -> StoredValue {
         guard currentIndex < elements.count else {
-            throw DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: node.path(adding: .index(currentIndex)), debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: node.path(adding: .index(currentIndex)),
+                    debugDescription: "Unkeyed container is at end."))
         }
         return elements[currentIndex]
     }
@@ -147,9 +179,13 @@ struct StoredUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try decode(wide: type) }
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try decode(wide: type) }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decode(wide: type) }
-    mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { try next { [node] in try node.unbox($0, as: type, step: $1) } }
+    mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        try next { [node] in try node.unbox($0, as: type, step: $1) }
+    }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         try next { [node] in try node.child($0, step: $1).container(keyedBy: type) }
     }
 

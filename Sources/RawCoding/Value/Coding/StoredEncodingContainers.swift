@@ -19,14 +19,21 @@ struct StoredKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
     mutating func encode(_ value: Int16, forKey key: Key) throws { node.set(.int(Int64(value)), forKey: self.key(key)) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { node.set(.int(Int64(value)), forKey: self.key(key)) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { node.set(.int(value), forKey: self.key(key)) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { node.set(.integer(UInt64(value)), forKey: self.key(key)) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        node.set(.integer(UInt64(value)), forKey: self.key(key))
+    }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { node.set(.int(Int64(value)), forKey: self.key(key)) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { node.set(.int(Int64(value)), forKey: self.key(key)) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { node.set(.int(Int64(value)), forKey: self.key(key)) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws {
+        node.set(.int(Int64(value)), forKey: self.key(key))
+    }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws {
+        node.set(.int(Int64(value)), forKey: self.key(key))
+    }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { node.set(.integer(value), forKey: self.key(key)) }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        let stored = value.isFinite ? .double(value) : try node.context.double(value, original: value, in: node, step: .key(key))
+        let stored =
+            value.isFinite ? .double(value) : try node.context.double(value, original: value, in: node, step: .key(key))
         node.set(stored, forKey: self.key(key))
     }
 
@@ -46,12 +53,14 @@ struct StoredKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        StoredUnkeyedEncodingContainer(node: node.pendingChild(slot: .key(self.key(key)), step: .key(key), content: .unkeyed))
+        StoredUnkeyedEncodingContainer(
+            node: node.pendingChild(slot: .key(self.key(key)), step: .key(key), content: .unkeyed))
     }
 
     mutating func superEncoder() -> any Encoder {
-        node.pendingChild(slot: .key(node.context.dictionaryKey(StoredCodingKey.superKey, in: node)),
-                          step: .key(StoredCodingKey.superKey), content: .none)
+        node.pendingChild(
+            slot: .key(node.context.dictionaryKey(StoredCodingKey.superKey, in: node)),
+            step: .key(StoredCodingKey.superKey), content: .none)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
@@ -82,7 +91,8 @@ struct StoredUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func encode(_ value: Double) throws {
         let step = CodingPathStep.index(count)
-        node.elements.append(value.isFinite ? .double(value) : try node.context.double(value, original: value, in: node, step: step))
+        node.elements.append(
+            value.isFinite ? .double(value) : try node.context.double(value, original: value, in: node, step: step))
     }
 
     mutating func encode(_ value: Float) throws {
@@ -93,13 +103,16 @@ struct StoredUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         node.elements.append(try node.boxNested(value, step: .index(count)))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let child = node.pendingChild(slot: .index(count), step: .index(count), content: .keyed)
         return KeyedEncodingContainer(StoredKeyedEncodingContainer<NestedKey>(node: child))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        StoredUnkeyedEncodingContainer(node: node.pendingChild(slot: .index(count), step: .index(count), content: .unkeyed))
+        StoredUnkeyedEncodingContainer(
+            node: node.pendingChild(slot: .index(count), step: .index(count), content: .unkeyed))
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -112,7 +125,8 @@ extension EncodingNode: SingleValueEncodingContainer {
     func store(_ value: StoredValue) {
         switch content {
         case .none, .single: content = .single(value)
-        case .keyed, .unkeyed: context.misuse("Encoded a single value into an encoder that already has a container.", at: self)
+        case .keyed, .unkeyed:
+            context.misuse("Encoded a single value into an encoder that already has a container.", at: self)
         }
     }
 
@@ -129,7 +143,9 @@ extension EncodingNode: SingleValueEncodingContainer {
     func encode(_ value: UInt16) throws { store(.int(Int64(value))) }
     func encode(_ value: UInt32) throws { store(.int(Int64(value))) }
     func encode(_ value: UInt64) throws { store(.integer(value)) }
-    func encode(_ value: Double) throws { store(value.isFinite ? .double(value) : try context.double(value, original: value, in: self, step: nil)) }
+    func encode(_ value: Double) throws {
+        store(value.isFinite ? .double(value) : try context.double(value, original: value, in: self, step: nil))
+    }
     func encode(_ value: Float) throws { store(try context.float(value, in: self, step: nil)) }
 
     func encode<Value: Encodable>(_ value: Value) throws {
