@@ -114,12 +114,12 @@ tests: HostileInputTests
 name: binary date range unchecked
 file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListReader.swift
 after:
-line: guard seconds.isFinite, seconds.magnitude <= Self.largestDateOffset else {
+line: guard seconds.isFinite, seconds.magnitude <= Spec.largestDateOffset else {
 becomes: guard seconds.isFinite else {
 tests: BinaryPropertyListTests
 
 name: readers' input size limit unchecked
-file: Sources/RawCoding/Formats/Shared/FormatReader.swift
+file: Sources/RawCoding/Formats/Shared/TreeFormat.swift
 after:
 line: guard data.count <= limits.maximumInputSize else {
 becomes: guard data.count >= 0 else {
@@ -148,9 +148,9 @@ tests: JSONReaderTests
 
 name: JSON lone low surrogate accepted
 file: Sources/RawCoding/Formats/JSON/JSONReader.swift
-after: func parseUnicodeEscape(
-line: throw malformed("lone surrogate \\u\(hex16(high)) in a string: a low surrogate without a high one before it", at: offset)
-becomes: scalar = 0xFFFD
+after: case 0xDC00...0xDFFF:
+line: throw malformed(
+becomes: scalar = 0xFFFD; _ = (
 tests: JSONReaderTests
 
 name: trap guard never releases a type (encoding)
@@ -181,9 +181,9 @@ line: defer { state.parkedFailure = nil }
 becomes: defer {}
 tests: RecursionGuardStateTests
 
-name: trap guard leaves throwing scopes open
+name: trap guard leaves codec scopes open
 file: Sources/RawCoding/Container/RecursionGuard.swift
-after: static func closeScope()
+after: private static func scope<Result>(
 line: state.throwingScopes -= 1
 becomes: state.throwingScopes -= 0
 tests: RecursionGuardStateTests
@@ -236,6 +236,83 @@ after:
 line: return RecordPolicy(mode: .never, reason: "CI=\(ci) is set", problem: problem)
 becomes: return RecordPolicy(mode: requested?.mode ?? .missing, reason: "CI=\(ci) is set", problem: problem)
 tests: ExpectRoundTripTests
+
+name: binary writer writes dates its reader refuses
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListWriter.swift
+after:
+line: guard seconds.isFinite, seconds.magnitude <= BinaryPropertyListSpec.largestDateOffset else {
+becomes: guard seconds.isNaN || true else {
+tests: ReadBackTests
+
+name: writers' output size unchecked
+file: Sources/RawCoding/Formats/Shared/TreeFormat.swift
+after: package func writeTree(
+line: guard bytes.count <= limits.maximumInputSize else {
+becomes: guard bytes.count >= 0 else {
+tests: RawCodableTests|SymmetricLimitTests
+
+name: writers' value count unchecked (JSON, XML)
+file: Sources/RawCoding/Formats/Shared/TreeFormat.swift
+after:
+line: guard !countsValues || count <= limits.maximumValueCount else {
+becomes: guard !countsValues || count >= 0 else {
+tests: SymmetricLimitTests
+
+name: binary writer's value count unchecked
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListWriter.swift
+after:
+line: if places > maximumPlaces { throw placesFailure() }
+becomes: if places < 0 { throw placesFailure() }
+tests: SymmetricLimitTests
+
+name: XML codec drops a date's fraction
+file: Sources/RawCoding/Formats/Shared/TreeFormat.swift
+after: package func loss(writing scalar: StoredValue) -> String? {
+line: guard seconds.isFinite, seconds != seconds.rounded(.down) else { return nil }
+becomes: guard seconds.isNaN else { return nil }
+tests: CodecRoundTripTests|SymmetricLimitTests
+
+name: property-list writers round a decimal
+file: Sources/RawCoding/Formats/PropertyList/XMLPropertyListWriter.swift
+after:
+line: guard let double = number.exactDouble else { throw .unwritable(number.propertyListRefusal) }
+becomes: guard let double = Optional(number.nearestDouble) else { throw .unwritable(number.propertyListRefusal) }
+tests: ReadBackTests
+
+name: JSON reads a 16-17 digit number a Double rounds as that Double
+file: Sources/RawCoding/Formats/JSON/JSONReader.swift
+after:
+line: digitCount <= 15 || NumberParsing.holdsExactly(value, mantissa: mantissa, scale: scale)
+becomes: digitCount <= 17 || NumberParsing.holdsExactly(value, mantissa: mantissa, scale: scale)
+tests: JSONReaderTests|ReadBackTests
+
+name: JSON refuses integers beyond 64 bits
+file: Sources/RawCoding/Formats/JSON/JSONReader.swift
+after:
+line: if let decimal = NumberParsing.exactDecimal(text) { return .decimal(decimal) }
+becomes: if let decimal = NumberParsing.exactDecimal(text), text.isEmpty { return .decimal(decimal) }
+tests: JSONReaderTests|ReadBackTests|ConvertToolTests
+
+name: init?(rawValue:) drops a read failure silently
+file: Sources/RawCoding/Container/RawCodable.swift
+after:
+line: } else if !rawValue.isEmpty {
+becomes: } else if rawValue.isEmpty {
+tests: RawCodableTests
+
+name: default diagnostics handler prints every repeat
+file: Sources/RawCoding/Errors/RawCodingDiagnostics.swift
+after:
+line: guard global.isFirst(message) else { return }
+becomes: guard global.isFirst(message) || !message.isEmpty else { return }
+tests: TrapProcessTests
+
+name: snake case writes keys it cannot read back
+file: Sources/RawCoding/Codecs/JSONCodec.swift
+after:
+line: if readBack != key.stringValue {
+becomes: if readBack.isEmpty {
+tests: JSONCodecOptionsTests
 LIST
 )
 
