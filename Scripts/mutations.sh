@@ -148,23 +148,23 @@ tests: JSONReaderTests
 
 name: JSON lone low surrogate accepted
 file: Sources/RawCoding/Formats/JSON/JSONReader.swift
-after: case 0xDC00...0xDFFF:
-line: throw malformed(
-becomes: scalar = 0xFFFD; _ = (
+after: func parseUnicodeEscape(
+line: case 0xDC00...0xDFFF:
+becomes: case 0x11_0000...0x11_0001:
 tests: JSONReaderTests
 
 name: trap guard never releases a type (encoding)
-file: Sources/RawCoding/Container/RawStringCodable.swift
-after:
-line: defer { RecursionGuard.leave(Self.self, .encoding) }
-becomes: defer {}
+file: Sources/RawCoding/Container/RecursionGuard.swift
+after: static func whileActive<Result>(
+line: case .encoding: state.encoding[id, default: 1] -= 1
+becomes: case .encoding: state.encoding[id, default: 1] -= 0
 tests: RecursionGuardStateTests|RecursionTrapTests
 
 name: trap guard never releases a type (decoding)
-file: Sources/RawCoding/Container/RawStringCodable.swift
-after:
-line: defer { RecursionGuard.leave(Self.self, .decoding) }
-becomes: defer {}
+file: Sources/RawCoding/Container/RecursionGuard.swift
+after: static func whileActive<Result>(
+line: case .decoding: state.decoding[id, default: 1] -= 1
+becomes: case .decoding: state.decoding[id, default: 1] -= 0
 tests: RecursionGuardStateTests|RecursionTrapTests
 
 name: trap guard never parks (reports inside codec calls)
@@ -294,10 +294,10 @@ becomes: if let decimal = NumberParsing.exactDecimal(text), text.isEmpty { retur
 tests: JSONReaderTests|ReadBackTests|ConvertToolTests
 
 name: init?(rawValue:) drops a read failure silently
-file: Sources/RawCoding/Container/RawCodable.swift
-after:
-line: } else if !rawValue.isEmpty {
-becomes: } else if rawValue.isEmpty {
+file: Sources/RawCoding/Container/RecursionGuard.swift
+after: static func reportFailedRead(
+line: } else if !text.isEmpty {
+becomes: } else if text.isEmpty {
 tests: RawCodableTests
 
 name: default diagnostics handler prints every repeat

@@ -33,7 +33,7 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
 
     /// `xml.plist` or `binary.plist`: both layouts usually end in `.plist`, so the layout is
     /// named too.
-    public var fileExtension: String { Format.isBinary ? "binary.plist" : "xml.plist" }
+    public var fileExtension: String { Format.layout.isBinary ? "binary.plist" : "xml.plist" }
 
     /// The engine's options for property lists: dates and bytes stay as they are.
     var encoder: StoredValueEncoder {
@@ -46,13 +46,13 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
     /// The engine's options for reading property lists back: `$null` reads as nil.
     var decoder: StoredValueDecoder {
         var decoder = StoredValueDecoder()
-        decoder.nullMarker = XMLPropertyListWriter.nullMarker
+        decoder.nullMarker = PropertyListNullMarker.text
         decoder.maximumDepth = limits.effectiveDepth
         return decoder
     }
 
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
-        Format.isBinary
+        Format.layout.isBinary
             ? try encode(value, with: encoder, format: BinaryPropertyListTreeFormat(), limits: limits)
             : try encode(value, with: encoder, format: XMLPropertyListTreeFormat(), limits: limits)
     }

@@ -41,7 +41,7 @@ public struct RawCodable<Value: Codable>: RawRepresentable {
         do {
             return try encodedRawValue()
         } catch {
-            RecursionGuard.park(error, as: error.kind == .recursionTrap ? .recursionTrap : .encodingFailed)
+            RecursionGuard.reportFailedWrite(error)
             return ""
         }
     }
@@ -55,11 +55,7 @@ public struct RawCodable<Value: Codable>: RawRepresentable {
         do {
             self = try Self(decoding: rawValue)
         } catch {
-            if error.kind == .recursionTrap {
-                RecursionGuard.park(error, as: .recursionTrap)
-            } else if !rawValue.isEmpty {
-                RecursionGuard.reportReadFailure(error)
-            }
+            RecursionGuard.reportFailedRead(error, of: rawValue)
             return nil
         }
     }

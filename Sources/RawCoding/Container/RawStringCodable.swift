@@ -47,16 +47,14 @@ extension RawStringCodable {
     /// The value encoded with ``CustomRawValueCodec/rawValueCodec``; `""` if that fails (the
     /// failure is reported, see ``RawStringCodable``).
     public var rawValue: String {
-        if RecursionGuard.isActive(Self.self, .encoding) {
-            RecursionGuard.park(RecursionGuard.trapError(Self.self, .encoding), as: .recursionTrap)
-            return ""
+        let encoded = RecursionGuard.whileActive(Self.self, .encoding) { () throws(RawCodingError) in
+            try Self.rawValueCodec.encodeToString(self)
         }
-        RecursionGuard.enter(Self.self, .encoding)
-        defer { RecursionGuard.leave(Self.self, .encoding) }
-        do {
-            return try Self.rawValueCodec.encodeToString(self)
-        } catch {
-            RecursionGuard.park(error, as: error.kind == .recursionTrap ? .recursionTrap : .encodingFailed)
+        switch encoded {
+        case .success(let text):
+            return text
+        case .failure(let error):
+            RecursionGuard.reportFailedWrite(error)
             return ""
         }
     }
@@ -64,20 +62,14 @@ extension RawStringCodable {
     /// Decodes a raw value; `nil` when it does not decode. Why is reported to
     /// ``RawCodingDiagnostics`` (for non-empty text), and a recursion trap is always reported.
     public init?(rawValue: String) {
-        if RecursionGuard.isActive(Self.self, .decoding) {
-            RecursionGuard.park(RecursionGuard.trapError(Self.self, .decoding), as: .recursionTrap)
-            return nil
+        let decoded = RecursionGuard.whileActive(Self.self, .decoding) { () throws(RawCodingError) in
+            try Self.rawValueCodec.decode(Self.self, from: rawValue)
         }
-        RecursionGuard.enter(Self.self, .decoding)
-        defer { RecursionGuard.leave(Self.self, .decoding) }
-        do {
-            self = try Self.rawValueCodec.decode(Self.self, from: rawValue)
-        } catch {
-            if error.kind == .recursionTrap {
-                RecursionGuard.park(error, as: .recursionTrap)
-            } else if !rawValue.isEmpty {
-                RecursionGuard.reportReadFailure(error)
-            }
+        switch decoded {
+        case .success(let value):
+            self = value
+        case .failure(let error):
+            RecursionGuard.reportFailedRead(error, of: rawValue)
             return nil
         }
     }

@@ -63,23 +63,48 @@ enum RecursionGuard {
         }
     }
 
-    /// Marks `type` active in `direction` on this thread; pair with ``leave(_:_:)``.
-    static func enter(_ type: Any.Type, _ direction: Direction) {
+    /// Runs `body` with `type` marked active in `direction` on this thread, and unmarked after,
+    /// however `body` ends. When `type` is already active, `body` does not run: that is the
+    /// trap, returned as a failure of kind ``RawCodingError/Kind/recursionTrap``.
+    static func whileActive<Result>(
+        _ type: Any.Type, _ direction: Direction, _ body: () throws(RawCodingError) -> Result
+    ) -> Swift.Result<Result, RawCodingError> {
         let state = state
         let id = ObjectIdentifier(type)
         switch direction {
-        case .encoding: state.encoding[id, default: 0] += 1
-        case .decoding: state.decoding[id, default: 0] += 1
+        case .encoding:
+            guard state.encoding[id, default: 0] == 0 else { return .failure(trapError(type, direction)) }
+            state.encoding[id, default: 0] += 1
+        case .decoding:
+            guard state.decoding[id, default: 0] == 0 else { return .failure(trapError(type, direction)) }
+            state.decoding[id, default: 0] += 1
+        }
+        defer {
+            switch direction {
+            case .encoding: state.encoding[id, default: 1] -= 1
+            case .decoding: state.decoding[id, default: 1] -= 1
+            }
+        }
+        do {
+            return .success(try body())
+        } catch {
+            return .failure(error)
         }
     }
 
-    /// Ends what ``enter(_:_:)`` began.
-    static func leave(_ type: Any.Type, _ direction: Direction) {
-        let state = state
-        let id = ObjectIdentifier(type)
-        switch direction {
-        case .encoding: state.encoding[id, default: 1] -= 1
-        case .decoding: state.decoding[id, default: 1] -= 1
+    /// Hands over why a non-throwing `rawValue` returned `""`.
+    static func reportFailedWrite(_ error: RawCodingError) {
+        park(error, as: error.kind == .recursionTrap ? .recursionTrap : .encodingFailed)
+    }
+
+    /// Hands over why a non-throwing `init?(rawValue:)` returned `nil` for `text`: a trap
+    /// always; a read failure unless the text is empty (what a failed `rawValue` returns,
+    /// reported there already).
+    static func reportFailedRead(_ error: RawCodingError, of text: String) {
+        if error.kind == .recursionTrap {
+            park(error, as: .recursionTrap)
+        } else if !text.isEmpty {
+            reportReadFailure(error)
         }
     }
 

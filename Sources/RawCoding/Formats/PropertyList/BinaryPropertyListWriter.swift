@@ -128,7 +128,7 @@ struct BinaryPropertyListLayout {
             objects[number] = .dictionary(keys: keys, values: values)
             return number
         case .null:
-            return addKey(XMLPropertyListWriter.nullMarker)
+            return addKey(PropertyListNullMarker.text)
         case .bool(let flag): return scalar(value, key: .bool(flag))
         case .int(let number): return scalar(value, key: .int(number))
         case .uint(let number): return scalar(value, key: .uint(number))

@@ -49,9 +49,6 @@ public struct XMLPropertyListWriter: Sendable {
         <plist version="1.0">
 
         """
-
-    /// Property lists' stand-in for null, as Foundation's coders write and read it.
-    static let nullMarker = "$null"
 }
 
 struct XMLOutput {
@@ -77,7 +74,7 @@ struct XMLOutput {
     mutating func write(_ value: StoredValue, indent: Int) throws(FormatFailure) {
         switch value {
         case .null:
-            element("string", XMLPropertyListWriter.nullMarker)
+            element("string", PropertyListNullMarker.text)
         case .bool(let flag):
             append(flag ? "<true/>\n" : "<false/>\n")
         case .int(let number):

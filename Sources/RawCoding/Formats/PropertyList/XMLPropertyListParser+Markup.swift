@@ -1,0 +1,219 @@
+import Foundation
+
+/// Markup: whitespace, comments, processing instructions, the DOCTYPE, start and end tags.
+extension XMLPropertyListParser {
+    @inline(__always)
+    func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
+
+    func hasPrefix(_ text: StaticString, at offset: Int) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard offset + count <= bytes.count else { return false }
+        let expected = text.utf8Start
+        for position in 0..<count where bytes[offset + position] != expected[position] { return false }
+        return true
+    }
+
+    /// The offset just past the next `terminator` from `offset`, or `nil`.
+    func find(_ terminator: StaticString, from offset: Int) -> Int? {
+        let first = terminator.utf8Start[0]
+        var cursor = offset
+        while cursor < bytes.count {
+            if bytes[cursor] == first, hasPrefix(terminator, at: cursor) {
+                return cursor + terminator.utf8CodeUnitCount
+            }
+            cursor += 1
+        }
+        return nil
+    }
+
+    /// Skips whitespace, comments, processing instructions and (in the prolog) the document
+    /// type declaration.
+    mutating func skipMisc(prolog: Bool) throws(FormatFailure) {
+        while index < bytes.count {
+            let byte = bytes[index]
+            if isWhitespace(byte) {
+                index += 1
+            } else if byte != UInt8(ascii: "<") || index + 1 >= bytes.count
+                || (bytes[index + 1] != UInt8(ascii: "!") && bytes[index + 1] != UInt8(ascii: "?"))
+            {
+                return
+            } else if hasPrefix("<!--", at: index) {
+                guard let end = find("-->", from: index + 4) else { throw malformed("unterminated comment", at: index) }
+                try validate(index..<end)
+                index = end
+            } else if hasPrefix("<?", at: index) {
+                guard let end = find("?>", from: index + 2) else {
+                    throw malformed("unterminated processing instruction", at: index)
+                }
+                try validate(index..<end)
+                index = end
+            } else if hasPrefix("<!DOCTYPE", at: index) {
+                guard prolog else {
+                    throw malformed("a document type declaration may only come before the root element", at: index)
+                }
+                try skipDoctype()
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Skips `<!DOCTYPE …>`. Its external identifier is never fetched; an internal subset
+    /// (`[ … ]`, where entities would be declared) is refused.
+    mutating func skipDoctype() throws(FormatFailure) {
+        let start = index
+        var cursor = index + 9
+        var quote: UInt8?
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                throw malformed(
+                    "a document type declaration with an internal subset is not accepted: entity declarations are never expanded",
+                    at: cursor)
+            } else if byte == UInt8(ascii: ">") {
+                try validate(start..<cursor)
+                index = cursor + 1
+                return
+            }
+            cursor += 1
+        }
+        throw malformed("unterminated document type declaration", at: start)
+    }
+
+    // MARK: Tags
+
+    func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+            UInt8(ascii: "."), UInt8(ascii: ":"), 0x80...:
+            true
+        default:
+            false
+        }
+    }
+
+    func tag(named range: Range<Int>) -> Tag {
+        let name = UnsafeBufferPointer(rebasing: bytes[range])
+        func equals(_ text: StaticString) -> Bool {
+            memcmp(name.baseAddress!, text.utf8Start, name.count) == 0
+        }
+        switch name.count {
+        case 3 where equals("key"): return .key
+        case 4 where equals("dict"): return .dict
+        case 4 where equals("real"): return .real
+        case 4 where equals("true"): return .true
+        case 4 where equals("date"): return .date
+        case 4 where equals("data"): return .data
+        case 5 where equals("array"): return .array
+        case 5 where equals("false"): return .false
+        case 5 where equals("plist"): return .plist
+        case 6 where equals("string"): return .string
+        case 7 where equals("integer"): return .integer
+        default: return .other(String(decoding: name, as: UTF8.self))
+        }
+    }
+
+    /// The name of a known tag, to match end tags byte for byte.
+    static func name(of tag: Tag) -> StaticString? {
+        switch tag {
+        case .plist: "plist"
+        case .dict: "dict"
+        case .key: "key"
+        case .array: "array"
+        case .string: "string"
+        case .integer: "integer"
+        case .real: "real"
+        case .true: "true"
+        case .false: "false"
+        case .date: "date"
+        case .data: "data"
+        case .other: nil
+        }
+    }
+
+    /// Reads a start tag at `index`: its name and whether it closes itself (`<dict/>`).
+    /// Attributes are skipped.
+    mutating func startTag() throws(FormatFailure) -> (Tag, selfClosing: Bool) {
+        let start = index
+        guard index < bytes.count else { throw malformed("unexpected end of input; expected an element", at: index) }
+        guard bytes[index] == UInt8(ascii: "<") else {
+            throw malformed("unexpected text; expected an element such as <string>", at: index)
+        }
+        var cursor = index + 1
+        while cursor < bytes.count, isNameByte(bytes[cursor]) { cursor += 1 }
+        guard cursor > index + 1 else {
+            if hasPrefix("</", at: index) { throw malformed("unexpected end tag; expected a value", at: index) }
+            throw malformed("malformed tag", at: index)
+        }
+        let tag = tag(named: (index + 1)..<cursor)
+        // The usual tag has no attributes: `<key>`, `<dict/>`.
+        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: ">") {
+            index = cursor + 1
+            return (tag, false)
+        }
+        if cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: "/"), bytes[cursor + 1] == UInt8(ascii: ">") {
+            index = cursor + 2
+            return (tag, true)
+        }
+        var quote: UInt8?
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                try validate(start..<cursor)
+                index = cursor + 1
+                return (tag, false)
+            } else if byte == UInt8(ascii: "/"), cursor + 1 < bytes.count, bytes[cursor + 1] == UInt8(ascii: ">") {
+                try validate(start..<cursor)
+                index = cursor + 2
+                return (tag, true)
+            } else if byte == UInt8(ascii: "<") {
+                break
+            }
+            cursor += 1
+        }
+        throw malformed("unterminated <\(tag.name)> tag", at: start)
+    }
+
+    /// Reads `</name>` at `index`.
+    mutating func endTag(_ expected: Tag, openedAt opening: Int) throws(FormatFailure) {
+        if let name = Self.name(of: expected) {
+            let length = name.utf8CodeUnitCount
+            let end = index + 2 + length
+            if end < bytes.count, bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "/"),
+                bytes[end] == UInt8(ascii: ">"), memcmp(bytes.baseAddress! + index + 2, name.utf8Start, length) == 0
+            {
+                index = end + 1
+                return
+            }
+        }
+        guard hasPrefix("</", at: index) else {
+            throw malformed(
+                index < bytes.count
+                    ? "unexpected content; expected </\(expected.name)> to close the element opened at \(position(opening))"
+                    : "unexpected end of input; expected </\(expected.name)>", at: index)
+        }
+        var cursor = index + 2
+        while cursor < bytes.count, isNameByte(bytes[cursor]) { cursor += 1 }
+        let found = tag(named: (index + 2)..<cursor)
+        guard found == expected else {
+            throw malformed(
+                "</\(found.name)> does not close <\(expected.name)> opened at \(position(opening))", at: index)
+        }
+        while cursor < bytes.count, isWhitespace(bytes[cursor]) { cursor += 1 }
+        guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: ">") else {
+            throw malformed("malformed end tag </\(expected.name)>", at: index)
+        }
+        index = cursor + 1
+    }
+}
