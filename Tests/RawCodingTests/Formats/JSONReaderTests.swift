@@ -167,6 +167,10 @@ struct JSONReaderTests {
         #expect(try read("123456789.123456789") == .decimal(Decimal(string: "123456789.123456789")!))
         // 17 digits a Double does not keep stay exact; 17 that are a Double's shortest text do not.
         #expect(try read("0.10000000000000001") == .decimal(Decimal(string: "0.10000000000000001")!))
+        // 16 digits, within the fast path's exact mantissas, that a Double still rounds.
+        #expect(try read("8.999999999999999") == .decimal(Decimal(string: "8.999999999999999")!))
+        #expect(try read("9.007199254740002") == .decimal(Decimal(string: "9.007199254740002")!))
+        #expect(try read("1.000000000000001") == .double(1.000000000000001))
         #expect(try read("0.30000000000000004") == .double(0.1 + 0.2))
         #expect(try read("3.0000000000000004e-1") == .double(0.1 + 0.2))
         for text in ["1e400", "-1e400", "[1, 2e999]"] {

@@ -385,63 +385,20 @@ struct JSONParser {
 
     mutating func parseNumber() throws(FormatFailure) -> StoredValue {
         let start = index
-        var cursor = index
-        let negative = bytes[cursor] == UInt8(ascii: "-")
-        if negative { cursor += 1 }
-        guard cursor < bytes.count, isDigit(bytes[cursor]) else {
-            throw unexpected(at: cursor, expecting: "a digit")
-        }
-        var mantissa: UInt64 = 0
-        var digitCount = 0
-        var overflow = false
-        if bytes[cursor] == UInt8(ascii: "0") {
-            cursor += 1
-            if cursor < bytes.count, isDigit(bytes[cursor]) {
-                throw malformed("number with a leading zero", at: start)
-            }
-        } else {
-            while cursor < bytes.count, isDigit(bytes[cursor]) {
-                accumulate(bytes[cursor], into: &mantissa, digits: &digitCount, overflow: &overflow)
-                cursor += 1
+        let (literal, cursor, problem) = NumberLiteral.scan(bytes, from: start, strict: true)
+        if let problem {
+            switch problem {
+            case .expectedDigit(let offset): throw unexpected(at: offset, expecting: "a digit")
+            case .leadingZero: throw malformed("number with a leading zero", at: start)
+            case .expectedFractionDigit(let offset):
+                throw unexpected(at: offset, expecting: "a digit after the decimal point")
+            case .expectedExponentDigit(let offset): throw unexpected(at: offset, expecting: "a digit in the exponent")
             }
         }
-        var fractionDigits = 0
-        var isInteger = true
-        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: ".") {
-            isInteger = false
-            cursor += 1
-            guard cursor < bytes.count, isDigit(bytes[cursor]) else {
-                throw unexpected(at: cursor, expecting: "a digit after the decimal point")
-            }
-            while cursor < bytes.count, isDigit(bytes[cursor]) {
-                accumulate(bytes[cursor], into: &mantissa, digits: &digitCount, overflow: &overflow)
-                fractionDigits += 1
-                cursor += 1
-            }
-        }
-        var exponent = 0
-        var exponentOverflow = false
-        if cursor < bytes.count, bytes[cursor] | 0x20 == UInt8(ascii: "e") {
-            isInteger = false
-            cursor += 1
-            var exponentNegative = false
-            if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "+") || bytes[cursor] == UInt8(ascii: "-") {
-                exponentNegative = bytes[cursor] == UInt8(ascii: "-")
-                cursor += 1
-            }
-            guard cursor < bytes.count, isDigit(bytes[cursor]) else {
-                throw unexpected(at: cursor, expecting: "a digit in the exponent")
-            }
-            while cursor < bytes.count, isDigit(bytes[cursor]) {
-                if exponent < 100_000 {
-                    exponent = exponent * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
-                } else {
-                    exponentOverflow = true
-                }
-                cursor += 1
-            }
-            if exponentNegative { exponent = -exponent }
-        }
+        let (negative, mantissa, digitCount, overflow, exponentOverflow, isInteger) = (
+            literal.negative, literal.mantissa, literal.digitCount, literal.overflow, literal.exponentOverflow,
+            literal.isInteger
+        )
         index = cursor
         if isInteger, !overflow {
             if negative {
@@ -453,9 +410,8 @@ struct JSONParser {
                 return mantissa <= UInt64(Int64.max) ? .int(Int64(mantissa)) : .uint(mantissa)
             }
         }
-        let scale = exponent - fractionDigits
-        if !isInteger, !overflow, !exponentOverflow,
-            let value = NumberParsing.exactDouble(mantissa: mantissa, scale: scale, negative: negative),
+        let scale = literal.scale
+        if !isInteger, let value = literal.fastDouble,
             digitCount <= 15 || NumberParsing.holdsExactly(value, mantissa: mantissa, scale: scale)
         {
             return .double(value)
@@ -491,15 +447,5 @@ struct JSONParser {
 
     @inline(__always)
     func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
-
-    @inline(__always)
-    func accumulate(_ byte: UInt8, into mantissa: inout UInt64, digits: inout Int, overflow: inout Bool) {
-        let digit = UInt64(byte &- UInt8(ascii: "0"))
-        if digits == 0, digit == 0 { return }  // leading zeros of a fraction carry no digits
-        digits += 1
-        let (times10, o1) = mantissa.multipliedReportingOverflow(by: 10)
-        let (sum, o2) = times10.addingReportingOverflow(digit)
-        if o1 || o2 { overflow = true } else { mantissa = sum }
-    }
 
 }

@@ -304,9 +304,7 @@ struct BinaryPropertyListParser {
                 let low = Self.integer(bytes, at: start + 9, size: 8)
                 if high == 0 { return low <= UInt64(Int64.max) ? .int(Int64(low)) : .uint(low) }
                 if high == .max, low > UInt64(Int64.max) { return .int(Int64(bitPattern: low)) }
-                throw malformed(
-                    "integer at \(start) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))",
-                    at: start)
+                throw malformed(NumberParsing.outside64Bits("at \(start)"), at: start)
             }
             let value = Self.integer(bytes, at: start + 1, size: size)
             // 1-, 2- and 4-byte integers are unsigned; 8-byte ones are signed.

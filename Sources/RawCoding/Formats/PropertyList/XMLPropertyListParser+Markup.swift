@@ -100,42 +100,7 @@ extension XMLPropertyListParser {
     }
 
     func tag(named range: Range<Int>) -> Tag {
-        let name = UnsafeBufferPointer(rebasing: bytes[range])
-        func equals(_ text: StaticString) -> Bool {
-            memcmp(name.baseAddress!, text.utf8Start, name.count) == 0
-        }
-        switch name.count {
-        case 3 where equals("key"): return .key
-        case 4 where equals("dict"): return .dict
-        case 4 where equals("real"): return .real
-        case 4 where equals("true"): return .true
-        case 4 where equals("date"): return .date
-        case 4 where equals("data"): return .data
-        case 5 where equals("array"): return .array
-        case 5 where equals("false"): return .false
-        case 5 where equals("plist"): return .plist
-        case 6 where equals("string"): return .string
-        case 7 where equals("integer"): return .integer
-        default: return .other(String(decoding: name, as: UTF8.self))
-        }
-    }
-
-    /// The name of a known tag, to match end tags byte for byte.
-    static func name(of tag: Tag) -> StaticString? {
-        switch tag {
-        case .plist: "plist"
-        case .dict: "dict"
-        case .key: "key"
-        case .array: "array"
-        case .string: "string"
-        case .integer: "integer"
-        case .real: "real"
-        case .true: "true"
-        case .false: "false"
-        case .date: "date"
-        case .data: "data"
-        case .other: nil
-        }
+        PropertyListTag.named(UnsafeBufferPointer(rebasing: bytes[range]))
     }
 
     /// Reads a start tag at `index`: its name and whether it closes itself (`<dict/>`).
@@ -187,7 +152,7 @@ extension XMLPropertyListParser {
 
     /// Reads `</name>` at `index`.
     mutating func endTag(_ expected: Tag, openedAt opening: Int) throws(FormatFailure) {
-        if let name = Self.name(of: expected) {
+        if let name = expected.staticName {
             let length = name.utf8CodeUnitCount
             let end = index + 2 + length
             if end < bytes.count, bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "/"),

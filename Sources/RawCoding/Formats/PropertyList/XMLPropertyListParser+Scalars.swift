@@ -93,17 +93,13 @@ extension XMLPropertyListParser {
             let (times, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
             let (sum, overflow2) = times.addingReportingOverflow(digit)
             guard !overflow1, !overflow2 else {
-                throw malformed(
-                    "integer \(shown(content)) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))",
-                    at: offset)
+                throw malformed(NumberParsing.outside64Bits(shown(content)), at: offset)
             }
             magnitude = sum
         }
         if negative {
             guard magnitude <= UInt64(Int64.max) + 1 else {
-                throw malformed(
-                    "integer \(shown(content)) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))",
-                    at: offset)
+                throw malformed(NumberParsing.outside64Bits(shown(content)), at: offset)
             }
             return .int(magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude))
         }

@@ -43,17 +43,7 @@ public struct XMLPropertyListReader: Sendable {
 }
 
 struct XMLPropertyListParser {
-    enum Tag: Equatable {
-        case plist, dict, key, array, string, integer, real, `true`, `false`, date, data
-        case other(String)
-
-        var name: String {
-            switch self {
-            case .other(let name): name
-            default: "\(self)"
-            }
-        }
-    }
+    typealias Tag = PropertyListTag
 
     let bytes: UnsafeBufferPointer<UInt8>
     let limits: Limits

@@ -74,19 +74,19 @@ struct XMLOutput {
     mutating func write(_ value: StoredValue, indent: Int) throws(FormatFailure) {
         switch value {
         case .null:
-            element("string", PropertyListNullMarker.text)
+            element(.string, PropertyListNullMarker.text)
         case .bool(let flag):
-            append(flag ? "<true/>\n" : "<false/>\n")
+            empty(flag ? .true : .false)
         case .int(let number):
-            append("<integer>")
+            open(.integer)
             NumberText.append(number, to: &bytes)
-            append("</integer>\n")
+            close(.integer)
         case .uint(let number):
-            append("<integer>")
+            open(.integer)
             NumberText.append(number, to: &bytes)
-            append("</integer>\n")
+            close(.integer)
         case .double(let number):
-            append("<real>")
+            open(.real)
             if number.isNaN {
                 append("nan")
             } else if number.isInfinite {
@@ -94,24 +94,25 @@ struct XMLOutput {
             } else {
                 NumberText.append(number, to: &bytes)
             }
-            append("</real>\n")
+            close(.real)
         case .decimal(let number):
             // Property lists have no decimals: a real when one holds it exactly.
             guard let double = number.exactDouble else { throw .unwritable(number.propertyListRefusal) }
             try write(.double(double), indent: indent)
         case .string(let text):
-            element("string", text)
+            element(.string, text)
         case .date(let date):
             guard let text = DateText.text(of: date) else {
                 throw .unwritable(
                     "an XML property list cannot hold the date \(date.timeIntervalSince1970) seconds since 1970: its text holds the years 0000 to 9999 only"
                 )
             }
-            append("<date>")
+            open(.date)
             bytes.append(contentsOf: text.utf8)
-            append("</date>\n")
+            close(.date)
         case .data(let data):
-            append("<data>\n")
+            open(.data)
+            bytes.append(0x0A)
             let base64 = Array(data.base64EncodedString().utf8)
             var start = 0
             while start < base64.count {
@@ -121,10 +122,11 @@ struct XMLOutput {
                 start += 68
             }
             tabs(indent)
-            append("</data>\n")
+            close(.data)
         case .array(let elements):
-            guard !elements.isEmpty else { return append("<array/>\n") }
-            append("<array>\n")
+            guard !elements.isEmpty else { return empty(.array) }
+            open(.array)
+            bytes.append(0x0A)
             for (position, element) in elements.enumerated() {
                 tabs(indent + 1)
                 do {
@@ -134,14 +136,15 @@ struct XMLOutput {
                 }
             }
             tabs(indent)
-            append("</array>\n")
+            close(.array)
         case .dictionary(let dictionary):
-            guard !dictionary.isEmpty else { return append("<dict/>\n") }
-            append("<dict>\n")
+            guard !dictionary.isEmpty else { return empty(.dict) }
+            open(.dict)
+            bytes.append(0x0A)
             for position in keyOrder.order(of: dictionary) {
                 let (key, element) = dictionary.entries[position]
                 tabs(indent + 1)
-                self.element("key", key)
+                self.element(.key, key)
                 tabs(indent + 1)
                 do {
                     try write(element, indent: indent + 1)
@@ -150,18 +153,38 @@ struct XMLOutput {
                 }
             }
             tabs(indent)
-            append("</dict>\n")
+            close(.dict)
         }
     }
 
-    mutating func element(_ name: StaticString, _ text: String) {
-        bytes.append(UInt8(ascii: "<"))
-        append(name)
-        bytes.append(UInt8(ascii: ">"))
+    mutating func element(_ tag: PropertyListTag, _ text: String) {
+        open(tag)
         escape(text)
+        close(tag)
+    }
+
+    /// `<name>`, the name from the tag table the reader uses.
+    @inline(__always)
+    mutating func open(_ tag: PropertyListTag) {
+        bytes.append(UInt8(ascii: "<"))
+        if let name = tag.staticName { append(name) }
+        bytes.append(UInt8(ascii: ">"))
+    }
+
+    /// `</name>` and a newline.
+    @inline(__always)
+    mutating func close(_ tag: PropertyListTag) {
         bytes.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
-        append(name)
+        if let name = tag.staticName { append(name) }
         bytes.append(contentsOf: [UInt8(ascii: ">"), 0x0A])
+    }
+
+    /// `<name/>` and a newline.
+    @inline(__always)
+    mutating func empty(_ tag: PropertyListTag) {
+        bytes.append(UInt8(ascii: "<"))
+        if let name = tag.staticName { append(name) }
+        bytes.append(contentsOf: [UInt8(ascii: "/"), UInt8(ascii: ">"), 0x0A])
     }
 
     mutating func escape(_ text: String) {

@@ -130,62 +130,15 @@ enum NumberParsing {
     /// `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5` and `5.`) as a `Double`; `nil` when
     /// the text is not such a number. Infinite results are returned as such; callers decide.
     static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
-        var index = 0
-        var negative = false
-        if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
-            negative = text[index] == UInt8(ascii: "-")
-            index += 1
-        }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var significant = 0
-        var fractionDigits = 0
-        var overflow = false
-        var seenPoint = false
-        while index < text.count {
-            let byte = text[index]
-            if byte == UInt8(ascii: "."), !seenPoint {
-                seenPoint = true
-            } else if byte &- UInt8(ascii: "0") < 10 {
-                digits += 1
-                if seenPoint { fractionDigits += 1 }
-                let digit = UInt64(byte &- UInt8(ascii: "0"))
-                if significant > 0 || digit != 0 {
-                    significant += 1
-                    if significant > 19 { overflow = true } else { mantissa = mantissa &* 10 &+ digit }
-                }
-            } else {
-                break
-            }
-            index += 1
-        }
-        guard digits > 0 else { return nil }
-        var exponent = 0
-        if index < text.count, text[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            var exponentNegative = false
-            if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
-                exponentNegative = text[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            let start = index
-            while index < text.count, text[index] &- UInt8(ascii: "0") < 10 {
-                if exponent < 100_000 {
-                    exponent = exponent * 10 + Int(text[index] &- UInt8(ascii: "0"))
-                } else {
-                    overflow = true
-                }
-                index += 1
-            }
-            guard index > start else { return nil }
-            if exponentNegative { exponent = -exponent }
-        }
-        guard index == text.count else { return nil }
-        if !overflow, let value = exactDouble(mantissa: mantissa, scale: exponent - fractionDigits, negative: negative)
-        {
-            return value
-        }
+        let (literal, end, problem) = NumberLiteral.scan(text, from: 0, strict: false)
+        guard problem == nil, end == text.count else { return nil }
+        if let value = literal.fastDouble { return value }
         return Double(String(decoding: text, as: UTF8.self))
+    }
+
+    /// The message for an integer a 64-bit property-list integer cannot hold.
+    static func outside64Bits(_ shown: String) -> String {
+        "integer \(shown) does not fit in 64 bits (the range is \(Int64.min) to \(UInt64.max))"
     }
 
     /// `mantissa × 10^scale` when both factors are exact doubles (Clinger's fast path), so the
