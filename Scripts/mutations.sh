@@ -150,7 +150,7 @@ name: JSON lone low surrogate accepted
 file: Sources/RawCoding/Formats/JSON/JSONReader.swift
 after: func parseUnicodeEscape(
 line: case 0xDC00...0xDFFF:
-becomes: case 0x11_0000...0x11_0001:
+becomes: case 0xDC00...0xDFFF where high == 0:
 tests: JSONReaderTests
 
 name: trap guard never releases a type (encoding)
@@ -260,14 +260,14 @@ tests: SymmetricLimitTests
 
 name: binary writer's value count unchecked
 file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListWriter.swift
-after:
+after: mutating func add(_ value: StoredValue)
 line: if places > maximumPlaces { throw placesFailure() }
 becomes: if places < 0 { throw placesFailure() }
 tests: SymmetricLimitTests
 
 name: XML codec drops a date's fraction
 file: Sources/RawCoding/Formats/Shared/TreeFormat.swift
-after: package func loss(writing scalar: StoredValue) -> String? {
+after: The format's dates are whole seconds
 line: guard seconds.isFinite, seconds != seconds.rounded(.down) else { return nil }
 becomes: guard seconds.isNaN else { return nil }
 tests: CodecRoundTripTests|SymmetricLimitTests

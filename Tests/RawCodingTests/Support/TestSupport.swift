@@ -106,8 +106,10 @@ struct ChildProcess {
         DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
             if process.isRunning { process.terminate() }
         }
+        // Both pipes at once: a child that fills one while we wait on the other would block.
+        let errorReader = PipeReader(errors.fileHandleForReading)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errorReader.wait()
         process.waitUntilExit()
         return ChildProcess(
             status: process.terminationStatus, reason: process.terminationReason,
@@ -158,4 +160,23 @@ enum Sanitizers {
     /// Whether AddressSanitizer is linked in (`swift test --sanitize=address`): it keeps freed
     /// memory in quarantine, so resident memory grows, and it reports stack overflows itself.
     static let address = dlsym(nil, "__asan_init") != nil
+}
+
+/// Reads a pipe to its end on another thread.
+final class PipeReader: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    /// Everything read, once the pipe has closed.
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
 }
