@@ -412,7 +412,8 @@ struct JSONParser {
         }
         let scale = literal.scale
         if !isInteger, let value = literal.fastDouble,
-            digitCount <= 15 || NumberParsing.holdsExactly(value, mantissa: mantissa, scale: scale)
+            digitCount <= 15
+                || NumberParsing.fastPathHoldsExactly(value, mantissa: mantissa, scale: scale, negative: negative)
         {
             return .double(value)
         }

@@ -64,42 +64,29 @@ enum NumberParsing {
         return Decimal(string: text, locale: posix)
     }
 
+    /// ``holdsExactly(_:mantissa:scale:)`` for a number the fast path converted (`mantissa`
+    /// below 2^53, `scale` within ±22), without formatting: the `Double` holds the number
+    /// exactly when the numbers one unit in the last digit away convert to other doubles (then
+    /// no other decimal of as many digits, and so no shorter one, denotes this `Double`).
+    @inline(__always)
+    static func fastPathHoldsExactly(_ double: Double, mantissa: UInt64, scale: Int, negative: Bool) -> Bool {
+        guard mantissa > 0, mantissa < 1 << 53 else { return holdsExactly(double, mantissa: mantissa, scale: scale) }
+        return exactDouble(mantissa: mantissa - 1, scale: scale, negative: negative) != double
+            && exactDouble(mantissa: mantissa + 1, scale: scale, negative: negative) != double
+    }
+
     /// Whether `double`'s shortest text denotes exactly `mantissa × 10^scale` (a number read
     /// from text with at most 19 significant digits): then the `Double` loses none of it.
     static func holdsExactly(_ double: Double, mantissa: UInt64, scale: Int) -> Bool {
         guard double.isFinite else { return false }
-        var (shortMantissa, shortScale) = (UInt64(0), 0)
-        var seenPoint = false
-        var exponent = 0
-        var exponentSign = 1
-        var inExponent = false
-        for byte in double.description.utf8 {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let digit = Int(byte - UInt8(ascii: "0"))
-                if inExponent {
-                    exponent = exponent * 10 + digit
-                } else {
-                    shortMantissa = shortMantissa * 10 + UInt64(digit)
-                    if seenPoint { shortScale -= 1 }
-                }
-            case UInt8(ascii: "."): seenPoint = true
-            case UInt8(ascii: "e"): inExponent = true
-            case UInt8(ascii: "-"): if inExponent { exponentSign = -1 }
-            default: break
-            }
-        }
-        shortScale += exponentSign * exponent
+        var shortest = ShortestDigits()
+        double.write(to: &shortest)
         var (left, leftScale) = (mantissa, scale)
         while left != 0, left % 10 == 0 {
             left /= 10
             leftScale += 1
         }
-        while shortMantissa != 0, shortMantissa % 10 == 0 {
-            shortMantissa /= 10
-            shortScale += 1
-        }
-        return left == shortMantissa && (left == 0 || leftScale == shortScale)
+        return left == shortest.mantissa && (left == 0 || leftScale == shortest.scale)
     }
 
     static let posix = Locale(identifier: "en_US_POSIX")
@@ -155,5 +142,51 @@ enum NumberParsing {
         var value = 1.0
         for _ in 0..<exponent { value *= 10 }
         return value
+    }
+}
+
+/// The digits of a `Double`'s shortest text (what `description` holds), as mantissa × 10^scale
+/// with trailing zeros removed, collected without building a `String`: the standard library
+/// writes a `Double` to a stream through `_writeASCII` from a stack buffer. A stream that only
+/// gets `write(_:)` reads the same text from the string.
+struct ShortestDigits: TextOutputStream {
+    var mantissa: UInt64 = 0
+    var scale = 0
+
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { parse($0) }
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        parse(buffer)
+    }
+
+    private mutating func parse(_ text: UnsafeBufferPointer<UInt8>) {
+        var seenPoint = false
+        var exponent = 0
+        var exponentSign = 1
+        var inExponent = false
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let digit = Int(byte - UInt8(ascii: "0"))
+                if inExponent {
+                    exponent = exponent * 10 + digit
+                } else {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    if seenPoint { scale -= 1 }
+                }
+            case UInt8(ascii: "."): seenPoint = true
+            case UInt8(ascii: "e"): inExponent = true
+            case UInt8(ascii: "-"): if inExponent { exponentSign = -1 }
+            default: break
+            }
+        }
+        scale += exponentSign * exponent
+        while mantissa != 0, mantissa % 10 == 0 {
+            mantissa /= 10
+            scale += 1
+        }
     }
 }
