@@ -53,6 +53,10 @@ struct BinaryPropertyListTests {
         let shared: StoredValue = ["a": "same", "b": "same", "c": ["same", 1, 1.0, 1]]
         // The dictionary, its 3 keys, "same" once, the array, 1 once and 1.0: eight objects.
         #expect(objects(try write(shared)).count == 8)
+        // Kinds never share: true, 1, 1.0, the date 1 s after 2001 and -0.0 against 0.0.
+        let kinds: StoredValue = [true, 1, 1.0, .date(Date(timeIntervalSinceReferenceDate: 1)), 0.0, -0.0, 1, true]
+        #expect(try objects(write(kinds)).count == 7)
+        #expect(try BinaryPropertyListReader().read(Data(write(kinds))) == kinds)
         // Canonically equivalent but different strings stay two objects.
         #expect(objects(try write(["é", "e\u{301}"])).count == 3)
 

@@ -51,13 +51,8 @@ struct BinaryPropertyListLayout {
         case dictionary(keys: [Int], values: [Int])
     }
 
-    /// Scalars already given an object number.
+    /// Strings and bytes already given an object number (numbers: ``NumberTable``).
     enum ScalarKey: Hashable {
-        case bool(Bool)
-        case int(Int64)
-        case uint(UInt64)
-        case double(UInt64)
-        case date(UInt64)
         case string(ExactText)
         case data(Data)
     }
@@ -79,6 +74,7 @@ struct BinaryPropertyListLayout {
 
     var objects: [Object] = []
     var shared: [ScalarKey: Int] = [:]
+    var numbers = NumberTable()
     var keyOrder = KeyOrder()
     /// Places values and keys take in the tree, counted as the reader counts them.
     var places = 0
@@ -129,14 +125,14 @@ struct BinaryPropertyListLayout {
             return number
         case .null:
             return addKey(PropertyListNullMarker.text)
-        case .bool(let flag): return scalar(value, key: .bool(flag))
-        case .int(let number): return scalar(value, key: .int(number))
-        case .uint(let number): return scalar(value, key: .uint(number))
-        case .double(let number): return scalar(value, key: .double(number.bitPattern))
+        case .bool(let flag): return number(value, kind: .bool, bits: flag ? 1 : 0)
+        case .int(let number): return self.number(value, kind: .int, bits: UInt64(bitPattern: number))
+        case .uint(let number): return self.number(value, kind: .uint, bits: number)
+        case .double(let number): return self.number(value, kind: .double, bits: number.bitPattern)
         case .decimal(let number):
             // Property lists have no decimals: a real when one holds it exactly.
             guard let double = number.exactDouble else { throw .unwritable(number.propertyListRefusal) }
-            return scalar(.double(double), key: .double(double.bitPattern))
+            return self.number(.double(double), kind: .double, bits: double.bitPattern)
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
             guard seconds.isFinite, seconds.magnitude <= BinaryPropertyListSpec.largestDateOffset else {
@@ -144,7 +140,7 @@ struct BinaryPropertyListLayout {
                     "a binary property list cannot hold a date \(seconds) seconds from 2001: its readers take finite dates within 2^53 seconds (285 million years) of 2001"
                 )
             }
-            return scalar(value, key: .date(seconds.bitPattern))
+            return number(value, kind: .date, bits: seconds.bitPattern)
         case .string(let text): return scalar(value, key: .string(ExactText(text: text)))
         case .data(let data): return scalar(value, key: .data(data))
         }
@@ -170,6 +166,14 @@ struct BinaryPropertyListLayout {
     }
 
     private static func claim(_ slot: inout Int) -> Int { slot }
+
+    /// A Boolean, number or date: shared through ``numbers``, keyed by kind and bit pattern.
+    mutating func number(_ value: StoredValue, kind: NumberTable.Kind, bits: UInt64) -> Int {
+        let candidate = objects.count
+        let number = numbers.claim(kind: kind, bits: bits, candidate: candidate)
+        if number == candidate { objects.append(.scalar(value)) }
+        return number
+    }
 
     func serialize() -> [UInt8] {
         let referenceSize = Self.width(for: UInt64(objects.count))
@@ -317,6 +321,74 @@ struct BinaryPropertyListLayout {
             text.withUTF8 { appendString($0, to: &bytes) }
         case .null, .decimal, .array, .dictionary:
             preconditionFailure("add(_:) lays out containers and turns null and decimals into other scalars")
+        }
+    }
+}
+
+/// Booleans, numbers and dates already given an object number, by kind and bit pattern: an
+/// open-addressing table hashed by one multiplication, cheaper for 8-byte keys than `Hasher`
+/// (a large document of numbers spent a third of its binary encoding time hashing them).
+struct NumberTable {
+    enum Kind: UInt8 {
+        case bool = 1
+        case int
+        case uint
+        case double
+        case date
+    }
+
+    /// Per slot: the kind (0 when empty), the bit pattern and the object number.
+    private var kinds: [UInt8]
+    private var bits: [UInt64]
+    private var numbers: [Int]
+    private var count = 0
+    private var shift: UInt64
+
+    init() {
+        kinds = Array(repeating: 0, count: 256)
+        bits = Array(repeating: 0, count: 256)
+        numbers = Array(repeating: 0, count: 256)
+        shift = 64 - 8
+    }
+
+    /// The object number already given to this kind and bit pattern, or `candidate`, which
+    /// it is given now.
+    mutating func claim(kind: Kind, bits key: UInt64, candidate: Int) -> Int {
+        if (count + 1) * 2 > kinds.count { grow() }
+        let mask = kinds.count - 1
+        var slot = Self.slot(kind: kind.rawValue, bits: key, shift: shift)
+        while kinds[slot] != 0 {
+            if kinds[slot] == kind.rawValue, bits[slot] == key { return numbers[slot] }
+            slot = (slot + 1) & mask
+        }
+        kinds[slot] = kind.rawValue
+        bits[slot] = key
+        numbers[slot] = candidate
+        count += 1
+        return candidate
+    }
+
+    @inline(__always)
+    private static func slot(kind: UInt8, bits: UInt64, shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((bits ^ (UInt64(kind) &<< 59)) &* 0x9E37_79B9_7F4A_7C15) &>> shift)
+    }
+
+    private mutating func grow() {
+        let oldKinds = kinds
+        let oldBits = bits
+        let oldNumbers = numbers
+        let capacity = oldKinds.count * 2
+        kinds = Array(repeating: 0, count: capacity)
+        bits = Array(repeating: 0, count: capacity)
+        numbers = Array(repeating: 0, count: capacity)
+        shift -= 1
+        let mask = capacity - 1
+        for old in oldKinds.indices where oldKinds[old] != 0 {
+            var slot = Self.slot(kind: oldKinds[old], bits: oldBits[old], shift: shift)
+            while kinds[slot] != 0 { slot = (slot + 1) & mask }
+            kinds[slot] = oldKinds[old]
+            bits[slot] = oldBits[old]
+            numbers[slot] = oldNumbers[old]
         }
     }
 }
