@@ -39,15 +39,28 @@ struct JSONCodecOptionsTests {
         #expect(malformed?.codingPathDescription == "[0]")
     }
 
-    @Test func secondsSince1970RefusesADateItWouldRound() throws {
+    @Test func secondsSince1970KeepsEveryDateExactly() throws {
         let codec = JSONCodec(dates: .secondsSince1970)
-        let exact = Date(timeIntervalSince1970: 1_764_528_258.5)
-        #expect(try codec.encodeToString(exact) == "1764528258.5")
-        #expect(try codec.decode(Date.self, from: codec.encode(exact)) == exact)
-        // A tiny offset from 2001 that seconds since 1970 cannot carry.
-        let inexact = Date(timeIntervalSinceReferenceDate: 1e-9)
-        let error = #expect(throws: RawCodingError.self) { _ = try codec.encode([inexact]) }
-        #expect(error?.codingPathDescription == "[0]")
+        let simple = Date(timeIntervalSince1970: 1_764_528_258.5)
+        #expect(try codec.encodeToString(simple) == "1764528258.5")
+        #expect(try codec.decode(Date.self, from: "1764528258") == Date(timeIntervalSince1970: 1_764_528_258))
+        // Many dates' Double since 1970 rounds (these two do); the digits written do not.
+        for seconds in [812_345_678.123, 1_500_000_000.3] {
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            #expect(Date(timeIntervalSince1970: date.timeIntervalSince1970) != date)
+            let text = try codec.encodeToString(date)
+            #expect(try codec.decode(Date.self, from: text) == date, "\(seconds): \(text)")
+        }
+        var generator = SeededGenerator(state: 1_970)
+        for _ in 0..<2_000 {
+            let date = Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...2e9, using: &generator))
+            let text = try codec.encodeToString([date])
+            #expect(try codec.decode([Date].self, from: text) == [date], "\(date.timeIntervalSinceReferenceDate): \(text)")
+        }
+        let error = #expect(throws: RawCodingError.self) {
+            _ = try codec.encode(["when": Date(timeIntervalSinceReferenceDate: 1e-300)])
+        }
+        #expect(error?.codingPathDescription == "when")
         #expect(error?.reason.contains("secondsSinceReferenceDate") == true)
     }
 

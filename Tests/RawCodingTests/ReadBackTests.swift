@@ -126,17 +126,8 @@ struct ReadBackTests {
 /// Random trees, as the values a codec encodes, under default and tight limits.
 @Suite("Encode accepts exactly what decode reads back")
 struct SymmetricLimitTests {
-    /// A small deterministic generator (SplitMix64), so a failure reproduces.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The suite's deterministic generator (SplitMix64), so a failure reproduces.
+    typealias Generator = SeededGenerator
 
     enum Family: String, CaseIterable, Sendable {
         case json, xml, binary

@@ -32,8 +32,11 @@ public struct JSONCodec: StringCodec, Hashable {
         /// Seconds since 2001-01-01T00:00:00Z, a number: how `Date` encodes itself and
         /// `JSONEncoder`'s default. The default; exact.
         case secondsSinceReferenceDate
-        /// Seconds since 1970-01-01T00:00:00Z, a number (Unix time). A date whose seconds since
-        /// 1970 do not convert back to exactly the same `Date` is refused when encoding.
+        /// Seconds since 1970-01-01T00:00:00Z, a number (Unix time): `1764528258.25`. Written
+        /// with the digits that give back exactly the same `Date` (a `Date` is a `Double` of
+        /// seconds since 2001, and converting it to a `Double` since 1970 rounds about every
+        /// other date, as `JSONEncoder`'s `.secondsSince1970` does), so a date can need more
+        /// digits than a `Double` prints: `1764528258.12345671653747559`.
         case secondsSince1970
         /// ISO 8601 text in UTC: `2026-11-30T20:24:18Z`, with the fractional digits the date
         /// needs to read back exactly (`…18.25Z`). Whole-second dates are written as
@@ -137,7 +140,7 @@ public struct JSONCodec: StringCodec, Hashable {
         var decoder = StoredValueDecoder()
         switch dates {
         case .secondsSinceReferenceDate: decoder.dateDecodingStrategy = .deferredToDate
-        case .secondsSince1970: decoder.dateDecodingStrategy = .secondsSince1970
+        case .secondsSince1970: decoder.dateDecodingStrategy = .custom(JSONDateCoding.decodeSince1970)
         case .iso8601: decoder.dateDecodingStrategy = .custom(JSONDateCoding.decodeISO8601)
         }
         decoder.dataDecodingStrategy = data == .base64 ? .base64 : .deferredToData
@@ -206,19 +209,39 @@ enum JSONDateCoding {
         return date
     }
 
+    /// 2001-01-01 in seconds since 1970, exact.
+    static let referenceDateSince1970 = Decimal(978_307_200)
+
+    /// The seconds since 1970 as an exact decimal: the `Double` since 2001 (its shortest
+    /// digits) plus the offset, added without rounding.
     @Sendable static func encodeSince1970(_ date: Date, _ encoder: any Encoder) throws {
-        let seconds = date.timeIntervalSince1970
-        guard Date(timeIntervalSince1970: seconds) == date else {
+        let sinceReference = date.timeIntervalSinceReferenceDate
+        guard sinceReference.isFinite,
+            let exact = Decimal(string: "\(sinceReference)", locale: NumberParsing.posix),
+            case let seconds = exact + referenceDateSince1970, seconds - referenceDateSince1970 == exact
+        else {
             throw EncodingError.invalidValue(
                 date,
                 EncodingError.Context(
                     codingPath: encoder.codingPath,
                     debugDescription:
-                        "the date \(date.timeIntervalSinceReferenceDate) seconds from 2001 does not read back exactly as \(seconds) seconds since 1970 (a Double rounds it); use the .secondsSinceReferenceDate or .iso8601 date strategy"
+                        "the date \(sinceReference) seconds from 2001 has no exact number of seconds since 1970 within 38 digits; use the .secondsSinceReferenceDate date strategy"
                 ))
         }
         var container = encoder.singleValueContainer()
         try container.encode(seconds)
+    }
+
+    /// Seconds since 1970, read exactly (as a decimal) before the offset is taken off.
+    @Sendable static func decodeSince1970(_ decoder: any Decoder) throws -> Date {
+        let seconds = try decoder.singleValueContainer().decode(Decimal.self)
+        let sinceReference = (seconds - referenceDateSince1970).nearestDouble
+        guard sinceReference.isFinite else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "\(seconds) seconds since 1970 is not a date"))
+        }
+        return Date(timeIntervalSinceReferenceDate: sinceReference)
     }
 }
 

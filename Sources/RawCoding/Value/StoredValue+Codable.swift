@@ -9,7 +9,10 @@ import Foundation
 ///
 /// Encoding goes through the encoder's containers, so its options apply: `.json` writes a
 /// ``StoredValue/date(_:)`` as a number and ``StoredValue/data(_:)`` as Base64 text, and
-/// reads them back as those (JSON has no dates or bytes); property lists keep both. With
+/// reads them back as those (JSON has no dates or bytes); property lists keep both. JSON
+/// numbers have no kinds either: through JSON, a ``StoredValue/decimal(_:)`` that an integer or
+/// a `Double` holds exactly, and a whole-number double below 10^15, read back as that integer
+/// or double, equal in value. Property lists hold a decimal in `Decimal`'s dictionary form. With
 /// RawCoding's own decoders a value is read back exactly as the tree holds it (integers stay
 /// integers, a decimal stays exact, keys are never converted by a key strategy). With other
 /// decoders (`JSONDecoder`) the kind is found by trying, in order: null, `Bool`, `Int64`,
