@@ -55,7 +55,8 @@ struct JSONCodecOptionsTests {
         for _ in 0..<2_000 {
             let date = Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...2e9, using: &generator))
             let text = try codec.encodeToString([date])
-            #expect(try codec.decode([Date].self, from: text) == [date], "\(date.timeIntervalSinceReferenceDate): \(text)")
+            #expect(
+                try codec.decode([Date].self, from: text) == [date], "\(date.timeIntervalSinceReferenceDate): \(text)")
         }
         let error = #expect(throws: RawCodingError.self) {
             _ = try codec.encode(["when": Date(timeIntervalSinceReferenceDate: 1e-300)])
