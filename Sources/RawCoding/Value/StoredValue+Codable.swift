@@ -53,17 +53,17 @@ extension StoredValue: Codable {
             self = .null
             return
         }
-        if let value = try Self.attempt({ try single.decode(Bool.self) }) {
+        if let value = Self.attempt({ try single.decode(Bool.self) }) {
             self = .bool(value)
-        } else if let value = try Self.attempt({ try single.decode(Int64.self) }) {
+        } else if let value = Self.attempt({ try single.decode(Int64.self) }) {
             self = .int(value)
-        } else if let value = try Self.attempt({ try single.decode(UInt64.self) }) {
+        } else if let value = Self.attempt({ try single.decode(UInt64.self) }) {
             self = .uint(value)
-        } else if let value = try Self.attempt({ try single.decode(Double.self) }) {
+        } else if let value = Self.attempt({ try single.decode(Double.self) }) {
             self = .double(value)
-        } else if let value = try Self.attempt({ try single.decode(String.self) }) {
+        } else if let value = Self.attempt({ try single.decode(String.self) }) {
             self = .string(value)
-        } else if let value = try Self.attempt({ try single.decode(StoredDictionary.self) }) {
+        } else if let value = Self.attempt({ try single.decode(StoredDictionary.self) }) {
             self = .dictionary(value)
         } else {
             var container = try decoder.unkeyedContainer()
@@ -73,14 +73,14 @@ extension StoredValue: Codable {
         }
     }
 
-    /// The value `body` decodes, or `nil` when the input is of another kind (a
-    /// `DecodingError.typeMismatch` or a number that does not fit); other errors are thrown.
-    private static func attempt<Value>(_ body: () throws -> Value) throws -> Value? {
+    /// The value `body` decodes, or `nil` when the input is of another kind. A probe's failure
+    /// only means "not this kind" (decoders report it differently: `typeMismatch`,
+    /// `dataCorrupted`, or an error of their own, as swift-foundation's `JSONDecoder` does for
+    /// `1.5` asked as `Int64`); when no kind fits, the last probe, the array, throws its error.
+    private static func attempt<Value>(_ body: () throws -> Value) -> Value? {
         do {
             return try body()
-        } catch DecodingError.typeMismatch {
-            return nil
-        } catch DecodingError.dataCorrupted {
+        } catch {
             return nil
         }
     }

@@ -126,8 +126,9 @@ extension StoredValue {
     ///
     /// Setting a value replaces the entry in place or appends it; setting `nil` removes it.
     /// Setting a key on ``null`` makes it a dictionary. Setting a key on any other kind of
-    /// value is a programming error, like an out-of-range array index, and stops the program:
-    /// a tree edit never silently discards the value it was meant to change.
+    /// value leaves that value as it is: a stored tree may hold anything, and an edit never
+    /// crashes the program or replaces a value of another kind (check ``dictionaryValue`` first
+    /// when the kind is not known).
     ///
     /// ```swift
     /// tree["theme"] = "dark"
@@ -146,25 +147,23 @@ extension StoredValue {
                 guard let newValue else { return }
                 self = .dictionary([key: newValue])
             default:
-                preconditionFailure("StoredValue: cannot set key \"\(key)\" on a value of kind \(kindName)")
+                return
             }
         }
     }
 
     /// The element at `index`, if this is an array that long.
     ///
-    /// Setting a value replaces the element. Setting `nil`, setting an index outside the array,
-    /// or setting an element of a value that is not an array is a programming error and stops
-    /// the program, as with `Array`.
+    /// Setting a value replaces the element. Setting `nil`, an index outside the array, or an
+    /// element of a value that is not an array leaves the value as it is (check ``arrayValue``
+    /// first when the shape is not known).
     public subscript(index: Int) -> StoredValue? {
         get {
             guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
             return elements[index]
         }
         set {
-            guard case .array(var elements) = self, elements.indices.contains(index), let newValue else {
-                preconditionFailure("StoredValue: cannot set element \(index) of a value of kind \(kindName)")
-            }
+            guard case .array(var elements) = self, elements.indices.contains(index), let newValue else { return }
             self = .null
             elements[index] = newValue
             self = .array(elements)
