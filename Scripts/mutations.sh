@@ -266,8 +266,8 @@ becomes: if places < 0 { throw placesFailure() }
 tests: SymmetricLimitTests
 
 name: XML codec drops a date's fraction
-file: Sources/RawCoding/Formats/Shared/TreeFormat.swift
-after: The format's dates are whole seconds
+file: Sources/RawCoding/Formats/PropertyList/XMLPropertyListWriter.swift
+after: static func loss(writing date: Date)
 line: guard seconds.isFinite, seconds != seconds.rounded(.down) else { return nil }
 becomes: guard seconds.isNaN else { return nil }
 tests: CodecRoundTripTests|SymmetricLimitTests

@@ -46,8 +46,11 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    func writeBytes(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
+    /// `refusingLoss`: throw for a date or bytes (which JSON would give back as a number and a
+    /// string) instead of writing them as `JSONEncoder` does.
+    func writeBytes(_ value: StoredValue, refusingLoss: Bool = false) throws(FormatFailure) -> [UInt8] {
         var output = JSONOutput(pretty: formatting == .pretty, sortsKeys: sortsKeys)
+        output.refusesLoss = refusingLoss
         try output.write(value, indent: 0)
         return output.bytes
     }
@@ -65,8 +68,13 @@ public enum JSONFormatting: Hashable, Sendable {
 struct JSONOutput {
     let pretty: Bool
     let sortsKeys: Bool
+    var refusesLoss = false
     var bytes: [UInt8] = []
     var keyOrder = KeyOrder()
+
+    static let dateLoss =
+        "JSON has no dates: the date would be written as a number of seconds since 2001 and read back as a number"
+    static let dataLoss = "JSON has no bytes: the data would be written as Base64 text and read back as a string"
 
     init(pretty: Bool, sortsKeys: Bool) {
         self.pretty = pretty
@@ -91,8 +99,12 @@ struct JSONOutput {
             guard !number.isNaN else { throw .unwritable("JSON cannot hold a NaN Decimal") }
             bytes.append(contentsOf: number.description.utf8)
         case .string(let text): writeString(text)
-        case .date(let date): NumberText.append(date.timeIntervalSinceReferenceDate, to: &bytes)
-        case .data(let data): writeString(data.base64EncodedString())
+        case .date(let date):
+            if refusesLoss { throw .unwritable(Self.dateLoss) }
+            NumberText.append(date.timeIntervalSinceReferenceDate, to: &bytes)
+        case .data(let data):
+            if refusesLoss { throw .unwritable(Self.dataLoss) }
+            writeString(data.base64EncodedString())
         case .array(let elements): try writeArray(elements, indent: indent)
         case .dictionary(let dictionary): try writeDictionary(dictionary, indent: indent)
         }

@@ -35,8 +35,11 @@ public struct XMLPropertyListWriter: Sendable {
         }
     }
 
-    func writeBytes(_ value: StoredValue) throws(FormatFailure) -> [UInt8] {
+    /// `refusingLoss`: throw for a date with a fraction of a second (the format stores whole
+    /// seconds) instead of dropping the fraction as Apple's writer does.
+    func writeBytes(_ value: StoredValue, refusingLoss: Bool = false) throws(FormatFailure) -> [UInt8] {
         var output = XMLOutput()
+        output.refusesLoss = refusingLoss
         output.append(Self.header)
         try output.write(value, indent: 0)
         output.append("</plist>\n")
@@ -52,11 +55,20 @@ public struct XMLPropertyListWriter: Sendable {
 }
 
 struct XMLOutput {
+    var refusesLoss = false
     var bytes: [UInt8] = []
     var keyOrder = KeyOrder()
 
     init() {
         bytes.reserveCapacity(1024)
+    }
+
+    /// Why writing `date` would lose part of it: its fraction of a second.
+    static func loss(writing date: Date) -> String? {
+        let seconds = date.timeIntervalSinceReferenceDate
+        guard seconds.isFinite, seconds != seconds.rounded(.down) else { return nil }
+        return
+            "an XML property list stores dates to the whole second, and this date's fraction of \(seconds - seconds.rounded(.down)) s would be lost; round the date to a second or use the binary layout, which keeps it"
     }
 
     @inline(__always)
@@ -102,6 +114,7 @@ struct XMLOutput {
         case .string(let text):
             element(.string, text)
         case .date(let date):
+            if refusesLoss, let loss = Self.loss(writing: date) { throw .unwritable(loss) }
             guard let text = DateText.text(of: date) else {
                 throw .unwritable(
                     "an XML property list cannot hold the date \(date.timeIntervalSince1970) seconds since 1970: its text holds the years 0000 to 9999 only"

@@ -13,7 +13,7 @@ extension TreeFormat {
     /// Writes `value` for a caller of a writer's public `write(_:)`.
     func writeValue(_ value: StoredValue) throws(RawCodingError) -> Data {
         do {
-            return Data(try serialize(value, limits: Limits(maximumValueCount: .max)))
+            return Data(try serialize(value, limits: Limits(maximumValueCount: .max), refusingLoss: false))
         } catch {
             throw RawCodingError(error, subject: StoredValue.self)
         }

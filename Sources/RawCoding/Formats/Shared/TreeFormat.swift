@@ -16,9 +16,11 @@ package protocol TreeFormat: Sendable {
     /// Parses a whole input (the size limit already checked).
     func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue
 
-    /// Writes a tree; throws for values the format cannot hold. Checks nesting and the output
-    /// size not at all, and the value count only when ``countsValuesWhileWriting``.
-    func serialize(_ value: StoredValue, limits: Limits) throws(FormatFailure) -> [UInt8]
+    /// Writes a tree; throws for values the format cannot hold, and with `refusingLoss` for
+    /// values it would not give back exactly (a date in JSON, a fraction of a second in XML).
+    /// Checks nesting and the output size not at all, and the value count only when
+    /// ``countsValuesWhileWriting``.
+    func serialize(_ value: StoredValue, limits: Limits, refusingLoss: Bool) throws(FormatFailure) -> [UInt8]
 
     /// Whether ``serialize(_:limits:)`` itself refuses more values than the limits allow.
     var countsValuesWhileWriting: Bool { get }
@@ -34,13 +36,6 @@ package protocol TreeFormat: Sendable {
     /// Whether the reader counts each dictionary key toward ``Limits/maximumValueCount``
     /// (binary property lists, where keys are objects).
     var countsKeysAsValues: Bool { get }
-
-    /// Why writing `scalar` would lose part of it (the reader would give back a different
-    /// value), or `nil` when it is written exactly. Containers are never passed.
-    func loss(writing scalar: StoredValue) -> String?
-
-    /// Whether ``loss(writing:)`` can say anything for the values a codec's engine produces.
-    var checksLoss: Bool { get }
 }
 
 extension TreeFormat {
@@ -58,8 +53,7 @@ extension TreeFormat {
     }
 
     /// Writes `value`, refusing what ``readTree(_:limits:)`` with the same limits would refuse
-    /// and, unless `allowingLoss`, a value the format would not give back exactly (see
-    /// ``loss(writing:)``).
+    /// and, unless `allowingLoss`, a value the format would not give back exactly.
     ///
     /// `depthChecked` says the tree's nesting is already known to be within
     /// ``Limits/maximumDepth`` (the encoding engine counts at least one level per array or
@@ -71,11 +65,11 @@ extension TreeFormat {
         let countIsBounded =
             countsValuesWhileWriting
             || limits.maximumValueCount >= mostValues(inBytes: max(limits.maximumInputSize, 0))
-        if !(depthChecked && countIsBounded && (allowingLoss || !checksLoss)) {
-            var census = TreeCensus(limits: limits, format: self, refusingLoss: !allowingLoss)
+        if !(depthChecked && countIsBounded) {
+            var census = TreeCensus(limits: limits, format: self)
             try census.visit(value, depth: 0)
         }
-        let bytes = try serialize(value, limits: limits)
+        let bytes = try serialize(value, limits: limits, refusingLoss: !allowingLoss)
         guard bytes.count <= limits.maximumInputSize else {
             throw .overLimit(
                 "the \(formatName) output is \(bytes.count) bytes, over the limit of \(limits.maximumInputSize) bytes its reader takes (Limits.maximumInputSize)"
@@ -90,15 +84,12 @@ extension TreeFormat {
 struct TreeCensus {
     let limits: Limits
     let maximumDepth: Int
-    /// The format whose losses are refused, if any.
-    let format: (any TreeFormat)?
     let countsKeys: Bool
     let countsValues: Bool
     var count = 0
 
-    init(limits: Limits, format: some TreeFormat, refusingLoss: Bool) {
+    init(limits: Limits, format: some TreeFormat) {
         self.limits = limits
-        self.format = refusingLoss ? format : nil
         countsKeys = format.countsKeysAsValues
         countsValues = !format.countsValuesWhileWriting
         maximumDepth = limits.effectiveDepth
@@ -139,7 +130,7 @@ struct TreeCensus {
                 }
             }
         default:
-            if let format, let loss = format.loss(writing: value) { throw .unwritable(loss) }
+            break
         }
     }
 
@@ -165,8 +156,8 @@ package struct JSONTreeFormat: TreeFormat {
         return try parser.parseDocument()
     }
 
-    package func serialize(_ value: StoredValue, limits: Limits) throws(FormatFailure) -> [UInt8] {
-        try JSONWriter(formatting: formatting).writeBytes(value)
+    package func serialize(_ value: StoredValue, limits: Limits, refusingLoss: Bool) throws(FormatFailure) -> [UInt8] {
+        try JSONWriter(formatting: formatting).writeBytes(value, refusingLoss: refusingLoss)
     }
 
     package var countsValuesWhileWriting: Bool { false }
@@ -174,19 +165,6 @@ package struct JSONTreeFormat: TreeFormat {
     /// A document of n bytes holds at most (n + 1) / 2 values: a scalar takes a byte, and an
     /// array or object its two brackets plus a separator between members.
     package func mostValues(inBytes byteCount: Int) -> Int { (byteCount + 1) / 2 }
-
-    package var checksLoss: Bool { false }
-
-    /// JSON has no dates or bytes: the writer writes them as numbers and Base64 text, which
-    /// read back as a number and a string.
-    package func loss(writing scalar: StoredValue) -> String? {
-        switch scalar {
-        case .date:
-            "JSON has no dates: the date would be written as a number of seconds since 2001 and read back as a number"
-        case .data: "JSON has no bytes: the data would be written as Base64 text and read back as a string"
-        default: nil
-        }
-    }
 
     /// Anything that is not a property list is taken for JSON.
     package func recognizes(_ data: Data) -> Bool {
@@ -207,26 +185,14 @@ package struct XMLPropertyListTreeFormat: TreeFormat {
         return try parser.parseDocument()
     }
 
-    package func serialize(_ value: StoredValue, limits: Limits) throws(FormatFailure) -> [UInt8] {
-        try XMLPropertyListWriter().writeBytes(value)
+    package func serialize(_ value: StoredValue, limits: Limits, refusingLoss: Bool) throws(FormatFailure) -> [UInt8] {
+        try XMLPropertyListWriter().writeBytes(value, refusingLoss: refusingLoss)
     }
 
     package var countsValuesWhileWriting: Bool { false }
 
     /// Every value takes at least seven bytes (`<true/>`).
     package func mostValues(inBytes byteCount: Int) -> Int { byteCount / 7 + 1 }
-
-    /// Dates with fractions of a second.
-    package var checksLoss: Bool { true }
-
-    /// The format's dates are whole seconds: a fraction would be lost.
-    package func loss(writing scalar: StoredValue) -> String? {
-        guard case .date(let date) = scalar else { return nil }
-        let seconds = date.timeIntervalSinceReferenceDate
-        guard seconds.isFinite, seconds != seconds.rounded(.down) else { return nil }
-        return
-            "an XML property list stores dates to the whole second, and this date's fraction of \(seconds - seconds.rounded(.down)) s would be lost; round the date to a second or use the binary layout, which keeps it"
-    }
 
     /// The first visible character (after whitespace and a byte-order mark) is `<`.
     package func recognizes(_ data: Data) -> Bool {
@@ -248,7 +214,7 @@ package struct BinaryPropertyListTreeFormat: TreeFormat {
         return try parser.parseRoot()
     }
 
-    package func serialize(_ value: StoredValue, limits: Limits) throws(FormatFailure) -> [UInt8] {
+    package func serialize(_ value: StoredValue, limits: Limits, refusingLoss: Bool) throws(FormatFailure) -> [UInt8] {
         try BinaryPropertyListWriter().writeBytes(value, maximumValueCount: limits.maximumValueCount)
     }
 
@@ -256,11 +222,6 @@ package struct BinaryPropertyListTreeFormat: TreeFormat {
     package var countsValuesWhileWriting: Bool { true }
 
     package func mostValues(inBytes byteCount: Int) -> Int { Int.max }
-
-    package var checksLoss: Bool { false }
-
-    /// Every value the writer takes reads back exactly.
-    package func loss(writing scalar: StoredValue) -> String? { nil }
 
     /// The `bplist00` signature.
     package func recognizes(_ data: Data) -> Bool {
