@@ -130,19 +130,16 @@ struct SymmetricLimitTests {
     typealias Generator = SeededGenerator
 
     enum Family: String, CaseIterable, Sendable {
-        case json, xml, binary
+        case json, prettyJSON, xml, binary
 
-        var codec: any Codec {
-            switch self {
-            case .json: JSONCodec.json
-            case .xml: PropertyListCodec.propertyList(.xml)
-            case .binary: PropertyListCodec.propertyList(.binary)
-            }
-        }
+        var isJSON: Bool { self == .json || self == .prettyJSON }
+
+        var codec: any Codec { codec(.default) }
 
         func codec(_ limits: Limits) -> any Codec {
             switch self {
             case .json: JSONCodec(limits: limits)
+            case .prettyJSON: JSONCodec(formatting: .pretty, limits: limits)
             case .xml: PropertyListCodec(format: .xml, limits: limits)
             case .binary: PropertyListCodec(format: .binary, limits: limits)
             }
@@ -155,7 +152,7 @@ struct SymmetricLimitTests {
     static func tree(_ family: Family, depth: Int, using generator: inout Generator) -> StoredValue {
         let containerChance = depth < 9 ? 4 : 0
         switch Int.random(in: 0..<(10 + containerChance), using: &generator) {
-        case 0: return family == .json ? .null : .bool(Bool.random(using: &generator))
+        case 0: return family.isJSON ? .null : .bool(Bool.random(using: &generator))
         case 1: return .bool(Bool.random(using: &generator))
         case 2:
             return .int(
@@ -165,7 +162,7 @@ struct SymmetricLimitTests {
             let double = Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator))
             return .double(double.isFinite ? double : Double.random(in: -1e6...1e6, using: &generator))
         case 5:
-            guard family == .json else { return .double(Double(Int.random(in: -1000...1000, using: &generator)) / 8) }
+            guard family.isJSON else { return .double(Double(Int.random(in: -1000...1000, using: &generator)) / 8) }
             let digits = (0..<Int.random(in: 18...38, using: &generator)).map { _ in
                 String(Int.random(in: 0...9, using: &generator))
             }
@@ -184,12 +181,12 @@ struct SymmetricLimitTests {
             // Property lists' null marker would read back as null (as Foundation's does).
             return .string(text == "$null" ? "null" : text)
         case 7:
-            guard family != .json else { return .string("d") }
+            guard !family.isJSON else { return .string("d") }
             let seconds = Double.random(in: -6e10...6e10, using: &generator)
             return .date(
                 Date(timeIntervalSinceReferenceDate: Bool.random(using: &generator) ? seconds.rounded(.down) : seconds))
         case 8:
-            guard family != .json else { return .int(0) }
+            guard !family.isJSON else { return .int(0) }
             return .data(
                 Data(
                     (0..<Int.random(in: 0...20, using: &generator)).map { _ in
@@ -254,7 +251,7 @@ struct SymmetricLimitTests {
                     (0..<Int.random(in: 1...6, using: &generator)).map { _ in
                         Self.tree(family, depth: 1, using: &generator)
                     })
-            let value = family == .json ? Self.jsonForm(generated) : generated
+            let value = family.isJSON ? Self.jsonForm(generated) : generated
             // Default limits.
             do {
                 let data = try family.codec.encode(value)
