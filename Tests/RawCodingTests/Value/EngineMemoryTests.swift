@@ -36,16 +36,21 @@ struct EngineMemoryTests {
             HandNested(latitude: 1, longitude: 2, history: ["a"], label: "x"), Dog(name: "Rex", breed: "collie")
         )
         for _ in 0..<1_000 { _ = try encoder.encode(values.0) }  // warm up allocator and caches
-        let before = try residentMemoryBytes()
-        for _ in 0..<60_000 {
-            _ = try encoder.encode(values.0)
-            _ = try encoder.encode(values.1)
-            _ = try? encoder.encode(Failing())
+        // The leak this guards against grew memory by 190 MB per round here. Other suites run
+        // in parallel in the same process and can move resident memory by tens of MB while a
+        // round runs (a release run measured 71 MB once, beside a test that writes 13 MB
+        // strings), so the smallest growth of up to three rounds is what counts: a leak grows
+        // every round.
+        var grown = Int.max
+        for _ in 0..<3 where grown >= 64 << 20 {
+            let before = try residentMemoryBytes()
+            for _ in 0..<60_000 {
+                _ = try encoder.encode(values.0)
+                _ = try encoder.encode(values.1)
+                _ = try? encoder.encode(Failing())
+            }
+            grown = min(grown, try residentMemoryBytes() - before)
         }
-        let grown = try residentMemoryBytes() - before
-        // The leak this guards against grew memory by 190 MB here. Other suites run in
-        // parallel in the same process and move resident memory by up to ~10 MB (seen in a
-        // release run), so the bound sits well between the two.
         #expect(grown < 64 << 20, "resident memory grew by \(grown / 1_024) KB over 180,000 encodes")
     }
 }
