@@ -282,8 +282,8 @@ tests: ReadBackTests
 name: JSON reads a 16-17 digit number a Double rounds as that Double
 file: Sources/RawCoding/Formats/JSON/JSONReader.swift
 after:
-line: digitCount <= 15 || NumberParsing.holdsExactly(value, mantissa: mantissa, scale: scale)
-becomes: digitCount <= 17 || NumberParsing.holdsExactly(value, mantissa: mantissa, scale: scale)
+line: digitCount <= 15
+becomes: digitCount <= 17
 tests: JSONReaderTests|ReadBackTests
 
 name: JSON refuses integers beyond 64 bits
