@@ -111,12 +111,7 @@ extension StoredDictionary: Codable {
 
 extension StoredDictionary: StringKeyedDictionary {
     func storedDictionary(in node: EncodingNode, step: CodingPathStep?) throws -> StoredValue {
-        let child = try node.child(step: step, encoding: self)
-        child.content = .keyed
-        for (key, value) in self {
-            child.set(try child.boxNested(value, step: .key(StoredCodingKey(stringValue: key))), forKey: key)
-        }
-        return try child.finish() ?? .dictionary([:])
+        try node.boxTree(.dictionary(self), step: step)
     }
 }
 

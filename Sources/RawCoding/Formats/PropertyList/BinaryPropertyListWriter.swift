@@ -25,11 +25,7 @@ public struct BinaryPropertyListWriter: Sendable {
     ///   is more than 2^53 seconds from 2001, or a ``StoredValue/decimal(_:)`` that no real holds
     ///   exactly.
     public func write(_ value: StoredValue) throws(RawCodingError) -> Data {
-        do {
-            return Data(try writeBytes(value))
-        } catch {
-            throw RawCodingError(error, subject: StoredValue.self)
-        }
+        try BinaryPropertyListTreeFormat().writeValue(value)
     }
 
     func writeBytes(_ value: StoredValue, maximumValueCount: Int = .max) throws(FormatFailure) -> [UInt8] {

@@ -28,11 +28,7 @@ public struct XMLPropertyListWriter: Sendable {
     ///   path, for a date outside the years 0000–9999 that the format's text can hold, or a
     ///   ``StoredValue/decimal(_:)`` that no real holds exactly.
     public func write(_ value: StoredValue) throws(RawCodingError) -> Data {
-        do {
-            return Data(try writeBytes(value))
-        } catch {
-            throw RawCodingError(error, subject: StoredValue.self)
-        }
+        try XMLPropertyListTreeFormat().writeValue(value)
     }
 
     /// `refusingLoss`: throw for a date with a fraction of a second (the format stores whole

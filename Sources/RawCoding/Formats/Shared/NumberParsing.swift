@@ -3,10 +3,6 @@ import Foundation
 /// Decimal number text to `Double`, shared by the text readers: exact and fast for the
 /// common case, `Double(String)` (correctly rounded, locale-free) otherwise.
 enum NumberParsing {
-    /// The most significant digits a `Decimal` always holds exactly; it also holds 39-digit
-    /// numbers whose digits are below 2^128.
-    static let maximumDecimalDigits = 38
-
     /// 2^128 - 1, the largest `Decimal` mantissa, as digits.
     private static let largestMantissa = Array("340282366920938463463374607431768211455".utf8)
 
@@ -90,24 +86,6 @@ enum NumberParsing {
     }
 
     static let posix = Locale(identifier: "en_US_POSIX")
-
-    /// The digits of number text from the first non-zero digit to the last non-zero one,
-    /// ignoring sign, point and exponent: `"-0.00120e5"` has 2.
-    static func significantDigitCount(_ text: String.UTF8View) -> Int {
-        var count = 0
-        var pendingZeros = 0
-        for byte in text {
-            if byte | 0x20 == UInt8(ascii: "e") { break }
-            guard byte &- UInt8(ascii: "0") < 10 else { continue }
-            if byte == UInt8(ascii: "0") {
-                if count > 0 { pendingZeros += 1 }
-            } else {
-                count += pendingZeros + 1
-                pendingZeros = 0
-            }
-        }
-        return count
-    }
 
     /// Number text cut to 40 characters for messages.
     static func shown(_ text: String) -> String {

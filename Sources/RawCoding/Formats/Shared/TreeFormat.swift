@@ -33,9 +33,6 @@ package protocol TreeFormat: Sendable {
     /// Whether `data` starts the way this format's documents start.
     func recognizes(_ data: Data) -> Bool
 
-    /// Whether the reader counts each dictionary key toward ``Limits/maximumValueCount``
-    /// (binary property lists, where keys are objects).
-    var countsKeysAsValues: Bool { get }
 }
 
 extension TreeFormat {
@@ -84,13 +81,13 @@ extension TreeFormat {
 struct TreeCensus {
     let limits: Limits
     let maximumDepth: Int
-    let countsKeys: Bool
+    /// Whether values are counted here; a format that counts while writing (binary, which
+    /// also counts keys) does it there.
     let countsValues: Bool
     var count = 0
 
     init(limits: Limits, format: some TreeFormat) {
         self.limits = limits
-        countsKeys = format.countsKeysAsValues
         countsValues = !format.countsValuesWhileWriting
         maximumDepth = limits.effectiveDepth
     }
@@ -114,14 +111,6 @@ struct TreeCensus {
             }
         case .dictionary(let dictionary):
             guard depth < maximumDepth else { throw depthFailure() }
-            if countsKeys, countsValues {
-                count += dictionary.count
-                guard count <= limits.maximumValueCount else {
-                    throw .overLimit(
-                        "the tree holds more than \(limits.maximumValueCount) values (counting dictionary keys, as a binary property list's reader does), more than its reader takes (Limits.maximumValueCount)"
-                    )
-                }
-            }
             for entry in dictionary.entries {
                 do {
                     try visit(entry.value, depth: depth + 1)
@@ -148,8 +137,6 @@ package struct JSONTreeFormat: TreeFormat {
     }
 
     package var formatName: String { "JSON" }
-
-    package var countsKeysAsValues: Bool { false }
 
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
         var parser = JSONParser(bytes: bytes, limits: limits)
@@ -178,8 +165,6 @@ package struct XMLPropertyListTreeFormat: TreeFormat {
 
     package var formatName: String { "XML property list" }
 
-    package var countsKeysAsValues: Bool { false }
-
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
         var parser = XMLPropertyListParser(bytes: bytes, limits: limits)
         return try parser.parseDocument()
@@ -206,8 +191,6 @@ package struct BinaryPropertyListTreeFormat: TreeFormat {
     package init() {}
 
     package var formatName: String { "binary property list" }
-
-    package var countsKeysAsValues: Bool { true }
 
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
         var parser = try BinaryPropertyListParser(bytes: bytes, limits: limits)
