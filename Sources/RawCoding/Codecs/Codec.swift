@@ -37,10 +37,78 @@ public protocol Codec: Sendable {
     /// Fixture files (the `RawCodingTesting` module) are named with it, so two codecs used for
     /// the same fixture need different extensions. A codec that does not say gets `data`.
     var fileExtension: String { get }
+
+    /// Reads `data` into the tree this codec's decoding works from, without decoding a type.
+    ///
+    /// The tree level is what schema migrations, default filling and stores work on. The tree
+    /// is in this codec's representation: with `.json`, a date is the number its date strategy
+    /// writes and bytes are Base64 text; property lists keep dates and bytes as such.
+    ///
+    /// The default implementation decodes a ``StoredValue`` with ``decode(_:from:)``, so a codec
+    /// written outside the package has a tree level without writing one.
+    /// - Parameter data: Bytes in this codec's format.
+    /// - Returns: The tree the bytes hold.
+    /// - Throws: ``RawCodingError``, as ``decode(_:from:)``.
+    func readTree(from data: Data) throws(RawCodingError) -> StoredValue
+
+    /// Writes a tree in this codec's format, refusing what ``readTree(from:)`` would refuse.
+    ///
+    /// The default implementation encodes the ``StoredValue`` with ``encode(_:)``.
+    /// - Parameter tree: A tree in this codec's representation.
+    /// - Returns: The bytes.
+    /// - Throws: ``RawCodingError``, as ``encode(_:)``.
+    func writeTree(_ tree: StoredValue) throws(RawCodingError) -> Data
+
+    /// Encodes `value` into the tree ``encode(_:)`` would write: `writeTree(encodeTree(value))`
+    /// gives the same bytes as `encode(value)`.
+    ///
+    /// The default implementation reads back what ``encode(_:)`` writes.
+    /// - Parameter value: The value to encode.
+    /// - Returns: Its tree.
+    /// - Throws: ``RawCodingError``, as ``encode(_:)``.
+    func encodeTree<Value: Encodable>(_ value: Value) throws(RawCodingError) -> StoredValue
+
+    /// Decodes a value of `type` from a tree in this codec's representation, with this codec's
+    /// options: `decode(type, fromTree: readTree(from: data))` equals `decode(type, from: data)`.
+    ///
+    /// The default implementation decodes what ``writeTree(_:)`` writes.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - tree: The tree.
+    /// - Returns: The decoded value.
+    /// - Throws: ``RawCodingError``, as ``decode(_:from:)``.
+    func decode<Value: Decodable>(_ type: Value.Type, fromTree tree: StoredValue) throws(RawCodingError) -> Value
 }
 
 extension Codec {
     public var fileExtension: String { "data" }
+
+    public func readTree(from data: Data) throws(RawCodingError) -> StoredValue {
+        try decode(StoredValue.self, from: data)
+    }
+
+    public func writeTree(_ tree: StoredValue) throws(RawCodingError) -> Data {
+        try encode(tree)
+    }
+
+    public func encodeTree<Value: Encodable>(_ value: Value) throws(RawCodingError) -> StoredValue {
+        do {
+            return try readTree(from: encode(value))
+        } catch let error where error.typeName == String(reflecting: StoredValue.self) {
+            throw error.about(Value.self)
+        }
+    }
+
+    public func decode<Value: Decodable>(_ type: Value.Type, fromTree tree: StoredValue) throws(RawCodingError) -> Value
+    {
+        let data: Data
+        do {
+            data = try writeTree(tree)
+        } catch {
+            throw error.about(Value.self)
+        }
+        return try decode(type, from: data)
+    }
 }
 
 /// A ``Codec`` whose format is text, so it can also encode to and decode from `String`.
@@ -83,5 +151,46 @@ extension Codec {
             let tree = try format.readTree(data, limits: limits)
             return try decoder.decode(type, from: tree)
         }
+    }
+
+    /// The tree level of the built-in codecs: the format alone.
+    func readTree(from data: Data, format: some TreeFormat, limits: Limits) throws(RawCodingError) -> StoredValue {
+        try RecursionGuard.codecScope(decoding: StoredValue.self) { () throws -> StoredValue in
+            try format.readTree(data, limits: limits)
+        }
+    }
+
+    /// Writes a tree with `format`, refusing what its reader under `limits` would refuse.
+    func writeTree(_ tree: StoredValue, format: some TreeFormat, limits: Limits) throws(RawCodingError) -> Data {
+        try RecursionGuard.codecScope(encoding: StoredValue.self) { () throws -> Data in
+            Data(try format.writeTree(tree, limits: limits))
+        }
+    }
+
+    /// Encodes through the engine alone.
+    func encodeTree<Value: Encodable>(_ value: Value, with encoder: StoredValueEncoder) throws(RawCodingError)
+        -> StoredValue
+    {
+        try RecursionGuard.codecScope(encoding: Value.self) { () throws -> StoredValue in
+            try encoder.encode(value)
+        }
+    }
+
+    /// Decodes through the engine alone.
+    func decode<Value: Decodable>(
+        _ type: Value.Type, fromTree tree: StoredValue, with decoder: StoredValueDecoder
+    ) throws(RawCodingError) -> Value {
+        try RecursionGuard.codecScope(decoding: Value.self) { () throws -> Value in
+            try decoder.decode(type, from: tree)
+        }
+    }
+}
+
+extension RawCodingError {
+    /// This error, naming `subject` as the type it was about.
+    func about(_ subject: Any.Type) -> RawCodingError {
+        RawCodingError(
+            kind: kind, typeName: String(reflecting: subject), codingPath: codingPath, reason: reason,
+            underlyingError: underlyingError, position: position)
     }
 }

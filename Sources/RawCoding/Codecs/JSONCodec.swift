@@ -167,6 +167,27 @@ public struct JSONCodec: StringCodec, Hashable {
         try decode(type, from: data, with: decoder, format: format, limits: limits)
     }
 
+    public func readTree(from data: Data) throws(RawCodingError) -> StoredValue {
+        try readTree(from: data, format: format, limits: limits)
+    }
+
+    public func writeTree(_ tree: StoredValue) throws(RawCodingError) -> Data {
+        try writeTree(tree, format: format, limits: limits)
+    }
+
+    public func encodeTree<Value: Encodable>(_ value: Value) throws(RawCodingError) -> StoredValue {
+        guard keys == .snakeCase else { return try encodeTree(value, with: encoder(checking: nil)) }
+        let check = KeyRoundTripCheck()
+        let tree = try encodeTree(value, with: encoder(checking: check))
+        if let failure = check.firstFailure { throw failure.error(encoding: Value.self) }
+        return tree
+    }
+
+    public func decode<Value: Decodable>(_ type: Value.Type, fromTree tree: StoredValue) throws(RawCodingError) -> Value
+    {
+        try decode(type, fromTree: tree, with: decoder)
+    }
+
     /// `json`, or `pretty.json` for the pretty form (so both can sit beside each other).
     public var fileExtension: String { formatting == .pretty ? "pretty.json" : "json" }
 

@@ -63,6 +63,28 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
             ? try decode(type, from: data, with: decoder, format: BinaryPropertyListTreeFormat(), limits: limits)
             : try decode(type, from: data, with: decoder, format: XMLPropertyListTreeFormat(), limits: limits)
     }
+
+    /// Reads either layout, whichever `data` holds.
+    public func readTree(from data: Data) throws(RawCodingError) -> StoredValue {
+        BinaryPropertyListTreeFormat().recognizes(data)
+            ? try readTree(from: data, format: BinaryPropertyListTreeFormat(), limits: limits)
+            : try readTree(from: data, format: XMLPropertyListTreeFormat(), limits: limits)
+    }
+
+    public func writeTree(_ tree: StoredValue) throws(RawCodingError) -> Data {
+        Format.layout.isBinary
+            ? try writeTree(tree, format: BinaryPropertyListTreeFormat(), limits: limits)
+            : try writeTree(tree, format: XMLPropertyListTreeFormat(), limits: limits)
+    }
+
+    public func encodeTree<Value: Encodable>(_ value: Value) throws(RawCodingError) -> StoredValue {
+        try encodeTree(value, with: encoder)
+    }
+
+    public func decode<Value: Decodable>(_ type: Value.Type, fromTree tree: StoredValue) throws(RawCodingError) -> Value
+    {
+        try decode(type, fromTree: tree, with: decoder)
+    }
 }
 
 extension PropertyListCodec: StringCodec where Format == XMLPropertyListFormat {

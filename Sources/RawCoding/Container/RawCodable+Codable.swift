@@ -3,7 +3,7 @@
 /// `URL` and `Decimal`. It never goes through `rawValue`, so it cannot reach the recursion trap.
 extension RawCodable: Codable {
     public init(from decoder: any Decoder) throws {
-        self.wrappedValue = try decoder.singleValueContainer().decode(Value.self)
+        self.init(try decoder.singleValueContainer().decode(Value.self))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -17,21 +17,36 @@
 ///   that says why and where.
 /// - Inside another `Codable` type, a `RawCodable<Settings>` encodes exactly as `Settings`
 ///   would (never as an escaped JSON string), so it never reaches the recursion trap.
+///
+/// Stored text outlives the model that wrote it:
+/// - When `Value` is ``StoredDefault``, keys missing from the stored text (a property added
+///   since) take the default's values instead of failing the decode.
+/// - When `Value` is ``StoredVersioned``, `rawValue` records the version and `init(rawValue:)`
+///   runs the migrations from the stored version.
+/// - Keys the stored text has and `Value` does not know (written by a newer version of the
+///   app) are kept in ``unknownKeys`` and written back by `rawValue`, so editing a value does
+///   not drop them.
 @dynamicMemberLookup
 public struct RawCodable<Value: Codable>: RawRepresentable {
     /// The stored value.
     public var wrappedValue: Value
 
+    /// Keys of the decoded text that `Value` does not know; ``rawValue`` writes them back.
+    /// Empty for a value created with ``init(_:)``.
+    public var unknownKeys: StoredUnknownKeys
+
     /// Wraps a value.
     /// - Parameter value: The value to store.
     public init(_ value: Value) {
         self.wrappedValue = value
+        self.unknownKeys = .none
     }
 
     /// The codec used for ``rawValue``: `Value`'s ``CustomRawValueCodec`` choice, or `.json`.
     public static var codec: any StringCodec { rawValueCodec(for: Value.self) }
 
-    /// The value encoded with ``codec``: canonical JSON by default.
+    /// The value encoded with ``codec``: canonical JSON by default, with the version of a
+    /// ``StoredVersioned`` value and the ``unknownKeys`` read with it.
     ///
     /// This property cannot throw. If `Value`'s `encode(to:)` throws, the failure is reported
     /// (see ``RawCodingDiagnostics``) and the result is the empty string, which
@@ -62,16 +77,20 @@ public struct RawCodable<Value: Codable>: RawRepresentable {
 
     /// Decodes a raw value, throwing when it cannot.
     /// - Parameter rawValue: Text produced by ``rawValue``.
+    /// Migrates (``StoredVersioned``), fills missing keys (``StoredDefault``) and keeps unknown
+    /// keys, as ``Codec/decodeStored(_:from:defaultValue:)`` does.
     /// - Throws: ``RawCodingError`` naming the coding path and the reason.
     public init(decoding rawValue: String) throws(RawCodingError) {
-        self.wrappedValue = try Self.codec.decode(Value.self, from: rawValue)
+        let stored = try Self.codec.decodeStored(Value.self, from: rawValue)
+        self.wrappedValue = stored.value
+        self.unknownKeys = stored.unknownKeys
     }
 
     /// The raw value, throwing instead of reporting when the value cannot be encoded.
     /// - Returns: The same text as ``rawValue``.
     /// - Throws: ``RawCodingError`` naming the coding path and the reason.
     public func encodedRawValue() throws(RawCodingError) -> String {
-        try Self.codec.encodeToString(wrappedValue)
+        try Self.codec.encodeStoredToString(wrappedValue, keeping: unknownKeys)
     }
 
     /// Reads a property of the wrapped value.

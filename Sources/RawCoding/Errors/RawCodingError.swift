@@ -33,6 +33,10 @@ public struct RawCodingError: Error, CustomStringConvertible, CustomDebugStringC
         public static let limitExceeded = Kind(name: "limitExceeded")
         /// A type's coding re-entered its own `rawValue` or `init?(rawValue:)`: the infinite-recursion trap.
         public static let recursionTrap = Kind(name: "recursionTrap")
+        /// A ``StoredVersioned`` payload could not be brought to the current version: it was
+        /// written by a newer version, a step is missing, or a step threw. Nothing was
+        /// written; the stored payload is as it was.
+        public static let migrationFailed = Kind(name: "migrationFailed")
 
         public var description: String { name }
     }
@@ -95,6 +99,7 @@ public struct RawCodingError: Error, CustomStringConvertible, CustomDebugStringC
         switch kind {
         case .encodingFailed: verb = "Could not encode"
         case .recursionTrap: verb = "Recursion trap in"
+        case .migrationFailed: verb = "Could not migrate"
         default: verb = "Could not decode"
         }
         let text = "\(verb) \(typeName) at \(codingPathDescription): \(reason)"

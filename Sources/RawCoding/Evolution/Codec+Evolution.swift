@@ -1,0 +1,137 @@
+import Foundation
+
+extension Codec {
+    /// Decodes a value stored by this or an earlier version of its model: runs the
+    /// ``StoredVersioned`` migrations, fills keys the payload lacks from `defaultValue`, and
+    /// returns the keys the model does not know, for writing back.
+    ///
+    /// ```swift
+    /// let stored = try codec.decodeStored(Settings.self, from: data)
+    /// var settings = stored.value
+    /// settings.volume = 0.8
+    /// let updated = try codec.encodeStored(settings, keeping: stored.unknownKeys)
+    /// ```
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - data: A payload written by ``encodeStored(_:keeping:)`` or by ``encode(_:)`` (which
+    ///     reads as version 1).
+    ///   - defaultValue: Fills keys the payload lacks (see ``StoredDefault``); `nil` uses
+    ///     `Value.defaultValue` when `Value` is ``StoredDefault``, and fills nothing otherwise.
+    /// - Returns: The value, its stored version, the keys filled in and the keys unknown to it.
+    /// - Throws: ``RawCodingError``: of kind ``RawCodingError/Kind/migrationFailed`` for a
+    ///   payload from a newer version or a step that fails, otherwise as ``decode(_:from:)``.
+    public func decodeStored<Value: Decodable>(
+        _ type: Value.Type, from data: Data, defaultValue: Value? = nil
+    ) throws(RawCodingError) -> StoredDecoding<Value> {
+        let tree: StoredValue
+        do {
+            tree = try readTree(from: data)
+        } catch {
+            throw error.about(Value.self)
+        }
+        return try StoredEvolution.read(type, tree: tree, codec: self, defaultValue: defaultValue)
+    }
+
+    /// As ``decodeStored(_:from:defaultValue:)``, from a tree read with ``readTree(from:)`` (a
+    /// store that keeps trees).
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - tree: The stored tree, in this codec's representation.
+    ///   - defaultValue: Fills keys the tree lacks.
+    /// - Returns: The value, its stored version, the keys filled in and the keys unknown to it.
+    /// - Throws: ``RawCodingError``, as ``decodeStored(_:from:defaultValue:)``.
+    public func decodeStored<Value: Decodable>(
+        _ type: Value.Type, fromTree tree: StoredValue, defaultValue: Value? = nil
+    ) throws(RawCodingError) -> StoredDecoding<Value> {
+        try StoredEvolution.read(type, tree: tree, codec: self, defaultValue: defaultValue)
+    }
+
+    /// Decodes, filling every key the payload lacks from `defaultValue` (and migrating a
+    /// ``StoredVersioned`` type): the value of ``decodeStored(_:from:defaultValue:)``.
+    ///
+    /// ```swift
+    /// let settings = try codec.decode(Settings.self, from: data, defaultValue: Settings())
+    /// ```
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - data: The payload.
+    ///   - defaultValue: Fills keys the payload lacks (see ``StoredDefault``).
+    /// - Returns: The value.
+    /// - Throws: ``RawCodingError``, as ``decodeStored(_:from:defaultValue:)``; a key present
+    ///   with a value of the wrong type is still an error.
+    public func decode<Value: Codable>(
+        _ type: Value.Type, from data: Data, defaultValue: Value
+    ) throws(RawCodingError) -> Value {
+        try decodeStored(type, from: data, defaultValue: defaultValue).value
+    }
+
+    /// Encodes a value for storage: records the ``StoredVersioned`` version and writes back
+    /// the keys an earlier read found unknown.
+    /// - Parameters:
+    ///   - value: The value to store.
+    ///   - unknownKeys: ``StoredDecoding/unknownKeys`` of the payload this value replaces.
+    /// - Returns: The payload.
+    /// - Throws: ``RawCodingError``, as ``encode(_:)``.
+    public func encodeStored<Value: Encodable>(
+        _ value: Value, keeping unknownKeys: StoredUnknownKeys = .none
+    ) throws(RawCodingError) -> Data {
+        let tree = try StoredEvolution.write(value, codec: self, keeping: unknownKeys)
+        do {
+            return try writeTree(tree)
+        } catch {
+            throw error.about(Value.self)
+        }
+    }
+
+    /// As ``encodeStored(_:keeping:)``, to a tree (for a store that keeps trees).
+    /// - Parameters:
+    ///   - value: The value to store.
+    ///   - unknownKeys: The keys to write back.
+    /// - Returns: The tree, in this codec's representation.
+    /// - Throws: ``RawCodingError``, as ``encodeTree(_:)``.
+    public func encodeStoredTree<Value: Encodable>(
+        _ value: Value, keeping unknownKeys: StoredUnknownKeys = .none
+    ) throws(RawCodingError) -> StoredValue {
+        try StoredEvolution.write(value, codec: self, keeping: unknownKeys)
+    }
+}
+
+extension StringCodec {
+    /// As ``Codec/decodeStored(_:from:defaultValue:)``, from text.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - string: The payload.
+    ///   - defaultValue: Fills keys the payload lacks.
+    /// - Returns: The value, its stored version, the keys filled in and the keys unknown to it.
+    /// - Throws: ``RawCodingError``, as ``Codec/decodeStored(_:from:defaultValue:)``.
+    public func decodeStored<Value: Decodable>(
+        _ type: Value.Type, from string: String, defaultValue: Value? = nil
+    ) throws(RawCodingError) -> StoredDecoding<Value> {
+        try decodeStored(type, from: Data(string.utf8), defaultValue: defaultValue)
+    }
+
+    /// As ``Codec/decode(_:from:defaultValue:)``, from text.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - string: The payload.
+    ///   - defaultValue: Fills keys the payload lacks.
+    /// - Returns: The value.
+    /// - Throws: ``RawCodingError``, as ``Codec/decodeStored(_:from:defaultValue:)``.
+    public func decode<Value: Codable>(
+        _ type: Value.Type, from string: String, defaultValue: Value
+    ) throws(RawCodingError) -> Value {
+        try decodeStored(type, from: Data(string.utf8), defaultValue: defaultValue).value
+    }
+
+    /// As ``Codec/encodeStored(_:keeping:)``, to text.
+    /// - Parameters:
+    ///   - value: The value to store.
+    ///   - unknownKeys: The keys to write back.
+    /// - Returns: The payload as text.
+    /// - Throws: ``RawCodingError``, as ``Codec/encodeStored(_:keeping:)``.
+    public func encodeStoredToString<Value: Encodable>(
+        _ value: Value, keeping unknownKeys: StoredUnknownKeys = .none
+    ) throws(RawCodingError) -> String {
+        String(decoding: try encodeStored(value, keeping: unknownKeys), as: UTF8.self)
+    }
+}

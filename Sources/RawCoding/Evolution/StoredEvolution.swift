@@ -1,0 +1,125 @@
+import Foundation
+
+/// Reading and writing stored forms that outlive a model: versions, migrations, default
+/// filling and unknown keys, on the tree of any codec.
+enum StoredEvolution {
+    /// Migrates `tree` to the current version of `Value` (when it is ``StoredVersioned``),
+    /// then decodes it, filling missing keys from `defaultValue` (or `Value`'s own
+    /// ``StoredDefault``) and recording the keys the model does not know.
+    static func read<Value: Decodable>(
+        _ type: Value.Type, tree: StoredValue, codec: some Codec, defaultValue: Value?
+    ) throws(RawCodingError) -> StoredDecoding<Value> {
+        var payload = tree
+        var storedVersion: Int?
+        if let versioned = Value.self as? any StoredVersioned.Type {
+            let opened = try VersionEnvelope.open(tree, as: Value.self)
+            payload = opened.payload
+            storedVersion = opened.version
+            try migrate(&payload, from: opened.version, to: versioned, codec: codec, subject: Value.self)
+        }
+
+        var defaults: DefaultNode?
+        do {
+            if let defaultValue {
+                defaults = try capture(defaultValue)
+            } else if let withDefault = Value.self as? any StoredDefault.Type {
+                defaults = try DefaultNode.capture(withDefault.defaultValue)
+            }
+        } catch {
+            throw RawCodingError(
+                kind: .decodingFailed, typeName: String(reflecting: Value.self),
+                reason: "the default value's encode(to:) threw \(error), so missing keys could not be filled",
+                underlyingError: error)
+        }
+        let decoded = try decode(type, from: payload, codec: codec, defaults: defaults)
+        return StoredDecoding(
+            value: decoded.value, unknownKeys: decoded.unknownKeys, storedVersion: storedVersion,
+            filledKeyPaths: decoded.filledKeyPaths)
+    }
+
+    /// Decodes `payload` (already at the current version), filling from `defaults` and
+    /// recording the keys the model asks for.
+    static func decode<Value: Decodable>(
+        _ type: Value.Type, from payload: StoredValue, codec: some Codec, defaults: DefaultNode?
+    ) throws(RawCodingError) -> (value: Value, unknownKeys: StoredUnknownKeys, filledKeyPaths: [String]) {
+        let decoding = EvolvingDecoding(defaults: defaults)
+        let value: Value
+        do {
+            value = try EvolvingDecoding.$current.withValue(decoding) {
+                try codec.decode(EvolvingRoot<Value>.self, fromTree: payload).value
+            }
+        } catch let error as RawCodingError {
+            throw error.typeName == String(reflecting: EvolvingRoot<Value>.self) ? error.about(Value.self) : error
+        } catch {
+            throw RawCodingError.decoding(error, of: Value.self)
+        }
+        return (value, StoredUnknownKeys.unknown(in: payload, ledger: decoding.ledger), decoding.filledKeyPaths)
+    }
+
+    /// The default, taken apart (only `Encodable` defaults can fill keys).
+    private static func capture<Value>(_ value: Value) throws -> DefaultNode? {
+        guard let encodable = value as? any Encodable else { return nil }
+        return try DefaultNode.capture(encodable)
+    }
+
+    /// Encodes `value`, adds `unknownKeys` where the tree lacks them, and records the version.
+    static func write<Value: Encodable>(
+        _ value: Value, codec: some Codec, keeping unknownKeys: StoredUnknownKeys
+    ) throws(RawCodingError) -> StoredValue {
+        var tree = unknownKeys.applied(to: try codec.encodeTree(value))
+        if let versioned = Value.self as? any StoredVersioned.Type {
+            let version = versioned.storedVersion
+            guard version >= 1 else {
+                throw configurationError(Value.self, "storedVersion is \(version); versions start at 1")
+            }
+            tree = VersionEnvelope.close(tree, version: version)
+        }
+        return tree
+    }
+
+    /// Runs each step from `version` up to the type's current version.
+    static func migrate(
+        _ payload: inout StoredValue, from version: Int, to versioned: any StoredVersioned.Type, codec: some Codec,
+        subject: Any.Type
+    ) throws(RawCodingError) {
+        let current = versioned.storedVersion
+        guard current >= 1 else {
+            throw configurationError(subject, "storedVersion is \(current); versions start at 1")
+        }
+        guard version <= current else {
+            throw RawCodingError(
+                kind: .migrationFailed, typeName: String(reflecting: subject),
+                reason:
+                    "the payload was written at version \(version), newer than version \(current), the newest this build reads; it was left as it is (update the app, or add the newer version's steps)"
+            )
+        }
+        guard version < current else { return }
+        let steps = versioned.migrations
+        for from in version..<current {
+            let matching = steps.filter { $0.fromVersion == from }
+            guard matching.count == 1 else {
+                throw configurationError(
+                    subject,
+                    matching.isEmpty
+                        ? "the payload is at version \(from) and migrations has no step from \(from) to \(from + 1)"
+                        : "migrations has \(matching.count) steps from version \(from); give exactly one")
+            }
+            do {
+                try matching[0].body(&payload, codec)
+            } catch {
+                let inner = error as? RawCodingError
+                throw RawCodingError(
+                    kind: .migrationFailed, typeName: String(reflecting: subject), codingPath: inner?.codingPath ?? [],
+                    reason:
+                        "the step from version \(from) to \(from + 1) threw: \(inner.map { "\($0)" } ?? "\(error)"); the payload was left as it is",
+                    underlyingError: error)
+            }
+        }
+    }
+
+    static func configurationError(_ subject: Any.Type, _ problem: String) -> RawCodingError {
+        RawCodingError(
+            kind: .migrationFailed, typeName: String(reflecting: subject),
+            reason: "\(problem) (StoredVersioned); the payload was left as it is")
+    }
+}
