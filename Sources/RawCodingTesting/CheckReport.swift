@@ -7,6 +7,9 @@ public struct CheckReport: Sendable, Equatable {
     public var failures: [String] = []
     /// The fixture files this check wrote.
     public var recordedFiles: [URL] = []
+    /// The files a failing check wrote to the `RAWCODING_ARTIFACTS` folder: the bytes it got
+    /// instead of the fixture's.
+    public var artifactFiles: [URL] = []
 
     /// Whether the check found nothing to report.
     public var passed: Bool { failures.isEmpty }

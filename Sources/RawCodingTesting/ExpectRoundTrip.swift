@@ -12,7 +12,14 @@ import RawCoding
 ///
 /// Encoding and decoding failures are reported with the library's error text, coding path
 /// included. A missing fixture is recorded or reported as ``FixtureRecordMode`` says; a run
-/// that records always fails.
+/// that records always fails. On a mismatch, when `RAWCODING_ARTIFACTS` names a folder, the
+/// bytes the check got are written there (see ``FixtureConfiguration/environment``).
+///
+/// A ``StoredVersioned`` value is encoded and decoded as stored data (its version recorded),
+/// and its file name carries the version: `Settings-v3.json`. When the version goes up, the
+/// check records `Settings-v4.json` and leaves `Settings-v3.json` as it is; the recording
+/// message gives the call that keeps checking the old file,
+/// ``expectDecodes(_:fixture:_:as:sha256:fixturesDirectory:suite:fileID:filePath:line:column:)``.
 ///
 /// Failures are reported at the caller's source location: with `Issue.record` inside a Swift
 /// Testing test, with `XCTFail` otherwise (XCTest).

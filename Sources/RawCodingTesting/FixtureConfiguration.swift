@@ -10,14 +10,23 @@ import Foundation
 public struct FixtureConfiguration: Sendable {
     /// The record mode; `nil` defers to the enclosing configuration, then `RAWCODING_RECORD`.
     public var recordMode: FixtureRecordMode?
-    /// The folder that holds the suite folders; `nil` means `Fixtures/` beside the
-    /// `Package.swift` found above the calling test file.
+    /// The folder that holds the suite folders; `nil` means the first of: the folder named by
+    /// `RAWCODING_FIXTURES`; `Fixtures/` beside the `Package.swift` found above the calling test
+    /// file; the nearest `Fixtures/` folder at or above the test file's folder, searching up to
+    /// the project's root (a folder holding `.git`, an `.xcodeproj` or an `.xcworkspace`), as
+    /// in an Xcode app project; `Fixtures/` beside the test file.
     public var fixturesDirectory: URL?
     /// The folder inside ``fixturesDirectory`` for the checks; `nil` means the calling test
     /// file's name without `.swift`.
     public var suite: String?
-    /// The environment `RAWCODING_RECORD` and `CI` are read from; `nil` means the process
-    /// environment. Tests of test tooling set it to pin the behaviour.
+    /// The environment the checks read; `nil` means the process environment. Tests of test
+    /// tooling set it to pin the behaviour. Each variable is also read with the `TEST_RUNNER_`
+    /// prefix `xcodebuild` uses:
+    /// - `RAWCODING_RECORD`: the record mode (see ``FixtureRecordMode``).
+    /// - `CI`: set on CI, where nothing is recorded.
+    /// - `RAWCODING_FIXTURES`: the fixtures folder, when ``fixturesDirectory`` is not set.
+    /// - `RAWCODING_ARTIFACTS`: a folder where a failing check writes the bytes it got
+    ///   (`<suite>/<name>.actual.<extension>`), for CI to upload.
     public var environment: [String: String]?
 
     /// Creates a configuration; every setting left `nil` is inherited.
@@ -25,7 +34,7 @@ public struct FixtureConfiguration: Sendable {
     ///   - recordMode: The record mode.
     ///   - fixturesDirectory: The folder holding the suite folders.
     ///   - suite: The suite folder's name.
-    ///   - environment: Where `RAWCODING_RECORD` and `CI` are read.
+    ///   - environment: Where `RAWCODING_RECORD`, `CI` and the other variables are read.
     public init(
         recordMode: FixtureRecordMode? = nil,
         fixturesDirectory: URL? = nil,

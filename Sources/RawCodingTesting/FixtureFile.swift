@@ -16,8 +16,15 @@ struct FixtureFile {
     var displayPath: String { "\(suite)/\(name).\(fileExtension)" }
 
     /// The fixture's location, or a message saying why it cannot be worked out.
+    ///
+    /// The fixtures folder is the first of: the configured one; `RAWCODING_FIXTURES` (or
+    /// `TEST_RUNNER_RAWCODING_FIXTURES`); `Fixtures/` beside the `Package.swift` above the test
+    /// file; the nearest `Fixtures/` folder at or above the test file's folder, up to the
+    /// project's root (a folder with `.git`, an `.xcodeproj` or an `.xcworkspace`); and
+    /// otherwise `Fixtures/` beside the test file, created when a fixture is recorded.
     static func locate(
-        name: String, fileExtension: String, configuration: FixtureConfiguration, callerFilePath: String
+        name: String, fileExtension: String, configuration: FixtureConfiguration, callerFilePath: String,
+        environment: FixtureEnvironment
     ) -> Result<FixtureFile, FixtureSetupError> {
         for (label, component) in [("fixture name", name), ("file extension", fileExtension)] {
             if let problem = problem(with: component, label: label) { return .failure(problem) }
@@ -27,18 +34,51 @@ struct FixtureFile {
         let directory: URL
         if let configured = configuration.fixturesDirectory {
             directory = configured
-        } else {
-            guard let root = packageRoot(above: callerFilePath) else {
-                return .failure(
-                    FixtureSetupError(
-                        message:
-                            "No Package.swift was found in any folder above \(callerFilePath), so the "
-                            + "package's Fixtures/ folder is unknown. Pass fixturesDirectory: or set "
-                            + "FixtureConfiguration.fixturesDirectory."))
-            }
+        } else if let (_, path) = environment.lookup(FixtureEnvironment.fixtures) {
+            directory = URL(fileURLWithPath: path, isDirectory: true)
+        } else if let root = packageRoot(above: callerFilePath) {
             directory = root.appendingPathComponent("Fixtures", isDirectory: true)
+        } else {
+            directory =
+                nearestFixturesFolder(above: callerFilePath)
+                ?? URL(fileURLWithPath: callerFilePath).deletingLastPathComponent()
+                .appendingPathComponent("Fixtures", isDirectory: true)
         }
         return .success(FixtureFile(directory: directory, suite: suite, name: name, fileExtension: fileExtension))
+    }
+
+    /// The nearest existing `Fixtures/` folder at or above `filePath`'s folder, searching no
+    /// higher than the first folder that holds `.git`, an `.xcodeproj` or an `.xcworkspace`.
+    static func nearestFixturesFolder(above filePath: String) -> URL? {
+        let files = FileManager.default
+        var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+        while true {
+            let candidate = directory.appendingPathComponent("Fixtures", isDirectory: true)
+            var isDirectory: ObjCBool = false
+            if files.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return candidate
+            }
+            let parent = directory.deletingLastPathComponent()
+            guard files.fileExists(atPath: directory.path) else {
+                // The test file's folder need not exist here (a path from another machine).
+                if parent.path == directory.path { return nil }
+                directory = parent
+                continue
+            }
+            let entries: [String]
+            do {
+                entries = try files.contentsOfDirectory(atPath: directory.path)
+            } catch {
+                // A folder that cannot be listed ends the search: the fixture then goes beside
+                // the test file, and every message names the path it used.
+                return nil
+            }
+            if entries.contains(where: { $0 == ".git" || $0.hasSuffix(".xcodeproj") || $0.hasSuffix(".xcworkspace") }) {
+                return nil
+            }
+            if parent.path == directory.path { return nil }
+            directory = parent
+        }
     }
 
     /// The calling test file's name without `.swift`.

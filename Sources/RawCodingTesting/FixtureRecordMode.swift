@@ -5,12 +5,14 @@
 /// ``withFixtureConfiguration(_:operation:)-odq9``), the `RAWCODING_RECORD` environment variable
 /// (`never`, `missing`, `all`; `1` or `true` mean `all`), and finally ``missing``.
 ///
-/// When the `CI` environment variable is set (to anything but empty, `0`, `false` or `no`)
-/// nothing is ever written: the mode is ``never``, and a check that asked for ``all`` fails
+/// When the `CI` or `TEST_RUNNER_CI` environment variable is set (to anything but empty, `0`,
+/// `false` or `no`) nothing is ever written: the mode is ``never``, and a check that asked for ``all`` fails
 /// saying so, so a forgotten `record: .all` cannot pass on CI.
 ///
 /// Every check that writes a file fails, with a message naming the file, so a recording run
-/// never passes unnoticed.
+/// never passes unnoticed. Historical fixtures, checked with
+/// ``expectDecodes(_:fixture:_:as:sha256:fixturesDirectory:suite:fileID:filePath:line:column:)``,
+/// are never written in any mode.
 public enum FixtureRecordMode: String, Sendable, CaseIterable {
     /// Only compare. A missing fixture is a failure that names the file to create.
     case never

@@ -380,16 +380,6 @@ struct ExpectRoundTripTests {
         #expect(issues[0].text.contains("expected at \(root.path)/Fixtures/ExpectRoundTripTests/Nowhere.json"))
     }
 
-    @Test func aCallerOutsideAnyPackageIsToldToNameTheFixturesDirectory() {
-        let issues = recordedIssues(1) {
-            expectRoundTrip(
-                of: 1, fixture: "One", .json, filePath: "/nonexistent-rawcoding-package/Tests/OneTests.swift")
-        }
-        #expect(issues.count == 1)
-        #expect(issues.first?.text.contains("No Package.swift was found in any folder above /nonexistent-") == true)
-        #expect(issues.first?.text.contains("Pass fixturesDirectory:") == true)
-    }
-
     @Test func aCallWithoutCodecsFails() {
         let issues = recordedIssues(1) { expectRoundTrip(of: 1, fixture: "One") }
         #expect(issues.count == 1)
