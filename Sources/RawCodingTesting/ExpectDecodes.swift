@@ -8,8 +8,8 @@ import RawCoding
 /// With the fixture `Fixtures/<suite>/<fixture>.<codec.fileExtension>`, the check:
 /// 1. compares the file's SHA-256 with `sha256`, when given, so a changed historical fixture
 ///    fails the test (compute it with `sha256sum` or `shasum -a 256`);
-/// 2. decodes it as stored data: migrations (``StoredVersioned``) and default filling
-///    (``StoredDefault``) run, as in the app;
+/// 2. decodes it as stored data: migrations (`StoredVersioned`) and default filling
+///    (`StoredDefault`) run, as in the app;
 /// 3. compares the value with `expected`, naming the key path of the first difference;
 /// 4. re-encodes the value as stored data and checks that it decodes back equal and, for a
 ///    versioned type, at the current version.

@@ -15,7 +15,7 @@ import RawCoding
 /// that records always fails. On a mismatch, when `RAWCODING_ARTIFACTS` names a folder, the
 /// bytes the check got are written there (see ``FixtureConfiguration/environment``).
 ///
-/// A ``StoredVersioned`` value is encoded and decoded as stored data (its version recorded),
+/// A `StoredVersioned` value is encoded and decoded as stored data (its version recorded),
 /// and its file name carries the version: `Settings-v3.json`. When the version goes up, the
 /// check records `Settings-v4.json` and leaves `Settings-v3.json` as it is; the recording
 /// message gives the call that keeps checking the old file,

@@ -91,3 +91,31 @@ struct ReadmeExampleTests {
         }
     }
 }
+
+/// The README's "Changing your model" example, as written.
+enum ReadmeChangingYourModel {
+    struct Settings: Codable, Equatable, StoredDefault, StoredVersioned {
+        var username = ""
+        var volume = 0.5  // added in release 3: filled from the default
+
+        static let defaultValue = Settings()
+        static let storedVersion = 2
+        static let migrations: [StoredMigration] = [
+            .tree(from: 1) { tree in tree.renameKey("name", to: "username") }
+        ]
+    }
+}
+
+@Suite("README: changing your model")
+struct ReadmeChangingYourModelTests {
+    typealias Settings = ReadmeChangingYourModel.Settings
+
+    @Test func exampleWorksAsWritten() throws {
+        let settings = RawCodable<Settings>(rawValue: #"{"name":"ada"}"#)  // release 1's text
+        #expect(settings?.username == "ada")
+        #expect(settings?.volume == 0.5)
+        #expect(settings?.rawValue == #"{"$version":2,"username":"ada","volume":0.5}"#)
+        let decoded = try JSONCodec().decode(Settings.self, from: #"{"username":"x"}"#, defaultValue: Settings())
+        #expect(decoded == Settings(username: "x", volume: 0.5))
+    }
+}

@@ -44,39 +44,39 @@ public protocol Codec: Sendable {
     /// is in this codec's representation: with `.json`, a date is the number its date strategy
     /// writes and bytes are Base64 text; property lists keep dates and bytes as such.
     ///
-    /// The default implementation decodes a ``StoredValue`` with ``decode(_:from:)``, so a codec
+    /// The default implementation decodes a ``StoredValue`` with ``Codec/decode(_:from:)``, so a codec
     /// written outside the package has a tree level without writing one.
     /// - Parameter data: Bytes in this codec's format.
     /// - Returns: The tree the bytes hold.
-    /// - Throws: ``RawCodingError``, as ``decode(_:from:)``.
+    /// - Throws: ``RawCodingError``, as ``Codec/decode(_:from:)``.
     func readTree(from data: Data) throws(RawCodingError) -> StoredValue
 
-    /// Writes a tree in this codec's format, refusing what ``readTree(from:)`` would refuse.
+    /// Writes a tree in this codec's format, refusing what ``Codec/readTree(from:)`` would refuse.
     ///
-    /// The default implementation encodes the ``StoredValue`` with ``encode(_:)``.
+    /// The default implementation encodes the ``StoredValue`` with ``Codec/encode(_:)``.
     /// - Parameter tree: A tree in this codec's representation.
     /// - Returns: The bytes.
-    /// - Throws: ``RawCodingError``, as ``encode(_:)``.
+    /// - Throws: ``RawCodingError``, as ``Codec/encode(_:)``.
     func writeTree(_ tree: StoredValue) throws(RawCodingError) -> Data
 
-    /// Encodes `value` into the tree ``encode(_:)`` would write: `writeTree(encodeTree(value))`
+    /// Encodes `value` into the tree ``Codec/encode(_:)`` would write: `writeTree(encodeTree(value))`
     /// gives the same bytes as `encode(value)`.
     ///
-    /// The default implementation reads back what ``encode(_:)`` writes.
+    /// The default implementation reads back what ``Codec/encode(_:)`` writes.
     /// - Parameter value: The value to encode.
     /// - Returns: Its tree.
-    /// - Throws: ``RawCodingError``, as ``encode(_:)``.
+    /// - Throws: ``RawCodingError``, as ``Codec/encode(_:)``.
     func encodeTree<Value: Encodable>(_ value: Value) throws(RawCodingError) -> StoredValue
 
     /// Decodes a value of `type` from a tree in this codec's representation, with this codec's
     /// options: `decode(type, fromTree: readTree(from: data))` equals `decode(type, from: data)`.
     ///
-    /// The default implementation decodes what ``writeTree(_:)`` writes.
+    /// The default implementation decodes what ``Codec/writeTree(_:)`` writes.
     /// - Parameters:
     ///   - type: The type to decode.
     ///   - tree: The tree.
     /// - Returns: The decoded value.
-    /// - Throws: ``RawCodingError``, as ``decode(_:from:)``.
+    /// - Throws: ``RawCodingError``, as ``Codec/decode(_:from:)``.
     func decode<Value: Decodable>(_ type: Value.Type, fromTree tree: StoredValue) throws(RawCodingError) -> Value
 }
 

@@ -18,7 +18,7 @@
 /// - Inside another `Codable` type, a `RawCodable<Settings>` encodes exactly as `Settings`
 ///   would (never as an escaped JSON string), so it never reaches the recursion trap.
 ///
-/// Stored text outlives the model that wrote it:
+/// Stored text outlives the model that wrote it (see <doc:ChangingYourModel>):
 /// - When `Value` is ``StoredDefault``, keys missing from the stored text (a property added
 ///   since) take the default's values instead of failing the decode.
 /// - When `Value` is ``StoredVersioned``, `rawValue` records the version and `init(rawValue:)`

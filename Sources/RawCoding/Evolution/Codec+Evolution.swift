@@ -13,13 +13,13 @@ extension Codec {
     /// ```
     /// - Parameters:
     ///   - type: The type to decode.
-    ///   - data: A payload written by ``encodeStored(_:keeping:)`` or by ``encode(_:)`` (which
+    ///   - data: A payload written by ``Codec/encodeStored(_:keeping:)`` or by ``Codec/encode(_:)`` (which
     ///     reads as version 1).
     ///   - defaultValue: Fills keys the payload lacks (see ``StoredDefault``); `nil` uses
     ///     `Value.defaultValue` when `Value` is ``StoredDefault``, and fills nothing otherwise.
     /// - Returns: The value, its stored version, the keys filled in and the keys unknown to it.
     /// - Throws: ``RawCodingError``: of kind ``RawCodingError/Kind/migrationFailed`` for a
-    ///   payload from a newer version or a step that fails, otherwise as ``decode(_:from:)``.
+    ///   payload from a newer version or a step that fails, otherwise as ``Codec/decode(_:from:)``.
     public func decodeStored<Value: Decodable>(
         _ type: Value.Type, from data: Data, defaultValue: Value? = nil
     ) throws(RawCodingError) -> StoredDecoding<Value> {
@@ -32,14 +32,14 @@ extension Codec {
         return try StoredEvolution.read(type, tree: tree, codec: self, defaultValue: defaultValue)
     }
 
-    /// As ``decodeStored(_:from:defaultValue:)``, from a tree read with ``readTree(from:)`` (a
+    /// As ``Codec/decodeStored(_:from:defaultValue:)``, from a tree read with ``Codec/readTree(from:)`` (a
     /// store that keeps trees).
     /// - Parameters:
     ///   - type: The type to decode.
     ///   - tree: The stored tree, in this codec's representation.
     ///   - defaultValue: Fills keys the tree lacks.
     /// - Returns: The value, its stored version, the keys filled in and the keys unknown to it.
-    /// - Throws: ``RawCodingError``, as ``decodeStored(_:from:defaultValue:)``.
+    /// - Throws: ``RawCodingError``, as ``Codec/decodeStored(_:from:defaultValue:)``.
     public func decodeStored<Value: Decodable>(
         _ type: Value.Type, fromTree tree: StoredValue, defaultValue: Value? = nil
     ) throws(RawCodingError) -> StoredDecoding<Value> {
@@ -47,7 +47,7 @@ extension Codec {
     }
 
     /// Decodes, filling every key the payload lacks from `defaultValue` (and migrating a
-    /// ``StoredVersioned`` type): the value of ``decodeStored(_:from:defaultValue:)``.
+    /// ``StoredVersioned`` type): the value of ``Codec/decodeStored(_:from:defaultValue:)``.
     ///
     /// ```swift
     /// let settings = try codec.decode(Settings.self, from: data, defaultValue: Settings())
@@ -57,7 +57,7 @@ extension Codec {
     ///   - data: The payload.
     ///   - defaultValue: Fills keys the payload lacks (see ``StoredDefault``).
     /// - Returns: The value.
-    /// - Throws: ``RawCodingError``, as ``decodeStored(_:from:defaultValue:)``; a key present
+    /// - Throws: ``RawCodingError``, as ``Codec/decodeStored(_:from:defaultValue:)``; a key present
     ///   with a value of the wrong type is still an error.
     public func decode<Value: Codable>(
         _ type: Value.Type, from data: Data, defaultValue: Value
@@ -71,7 +71,7 @@ extension Codec {
     ///   - value: The value to store.
     ///   - unknownKeys: ``StoredDecoding/unknownKeys`` of the payload this value replaces.
     /// - Returns: The payload.
-    /// - Throws: ``RawCodingError``, as ``encode(_:)``.
+    /// - Throws: ``RawCodingError``, as ``Codec/encode(_:)``.
     public func encodeStored<Value: Encodable>(
         _ value: Value, keeping unknownKeys: StoredUnknownKeys = .none
     ) throws(RawCodingError) -> Data {
@@ -83,12 +83,12 @@ extension Codec {
         }
     }
 
-    /// As ``encodeStored(_:keeping:)``, to a tree (for a store that keeps trees).
+    /// As ``Codec/encodeStored(_:keeping:)``, to a tree (for a store that keeps trees).
     /// - Parameters:
     ///   - value: The value to store.
     ///   - unknownKeys: The keys to write back.
     /// - Returns: The tree, in this codec's representation.
-    /// - Throws: ``RawCodingError``, as ``encodeTree(_:)``.
+    /// - Throws: ``RawCodingError``, as ``Codec/encodeTree(_:)``.
     public func encodeStoredTree<Value: Encodable>(
         _ value: Value, keeping unknownKeys: StoredUnknownKeys = .none
     ) throws(RawCodingError) -> StoredValue {
