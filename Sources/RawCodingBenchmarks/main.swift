@@ -159,6 +159,29 @@ func formatRows<Document: Codable & Equatable>(_ name: String, _ document: Docum
     return (rows, sizes)
 }
 
+/// Reading stored data as `RawCodable` does (unknown keys recorded, through the evolving
+/// decoder) against the plain codec and Foundation, on the catalog.
+func storedRows(_ catalog: Catalog) throws -> [Comparison] {
+    let json = JSONCodec(limits: Limits(maximumInputSize: 64 << 20))
+    let bytes = try json.encode(catalog)
+    let jsonDecoder = JSONDecoder()
+    guard try json.decodeStored(Catalog.self, from: bytes).value == catalog else {
+        fail("a stored-form round trip lost data; timings would mean nothing")
+    }
+    let measured = try Measurement.interleaved(
+        [
+            ("JSON decodeStored", { _ = try json.decodeStored(Catalog.self, from: bytes) }),
+            ("JSON decode", { _ = try json.decode(Catalog.self, from: bytes) }),
+            ("JSONDecoder", { _ = try jsonDecoder.decode(Catalog.self, from: bytes) }),
+        ], runs: runs)
+    return [
+        Comparison(
+            title: "catalog: JSON decodeStored vs JSONDecoder", ours: measured[0], theirs: measured[2], target: 1),
+        Comparison(
+            title: "catalog: JSON decodeStored vs our JSON decode", ours: measured[0], theirs: measured[1], target: nil),
+    ]
+}
+
 do {
     let catalog = Catalog.make(count: 2_000)
     print("RawCodingBenchmarks: median of \(runs) interleaved runs; ratio = Foundation's time / ours")
@@ -167,6 +190,7 @@ do {
     #endif
     print(Comparison.header)
     for row in try engineRows(catalog) { print(row.line) }
+    for row in try storedRows(catalog) { print(row.line) }
     var sizes: [String] = []
     for (name, rows) in [
         ("catalog", { try formatRows("catalog", catalog) }),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A type that is `Codable` and `RawRepresentable` with a `String` raw value, made safe.
 ///
 /// This is what the popular snippet attempts: a model whose `rawValue` is its own JSON, so it can
@@ -48,7 +50,7 @@ extension RawStringCodable {
     /// failure is reported, see ``RawStringCodable``).
     public var rawValue: String {
         let encoded = RecursionGuard.whileActive(Self.self, .encoding) { () throws(RawCodingError) in
-            try Self.rawValueCodec.encodeToString(self)
+            try Self.rawValueCodec.encodeStoredToString(self)
         }
         switch encoded {
         case .success(let text):
@@ -63,7 +65,16 @@ extension RawStringCodable {
     /// ``RawCodingDiagnostics`` (for non-empty text), and a recursion trap is always reported.
     public init?(rawValue: String) {
         let decoded = RecursionGuard.whileActive(Self.self, .decoding) { () throws(RawCodingError) in
-            try Self.rawValueCodec.decode(Self.self, from: rawValue)
+            let codec = Self.rawValueCodec
+            let tree: StoredValue
+            do throws(RawCodingError) {
+                tree = try codec.readTree(from: Data(rawValue.utf8))
+            } catch {
+                throw error.about(Self.self)
+            }
+            return try StoredEvolution.read(
+                Self.self, tree: tree, codec: codec, defaultValue: nil, recordingUnknownKeys: false
+            ).value
         }
         switch decoded {
         case .success(let value):

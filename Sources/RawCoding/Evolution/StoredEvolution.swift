@@ -6,8 +6,12 @@ enum StoredEvolution {
     /// Migrates `tree` to the current version of `Value` (when it is ``StoredVersioned``),
     /// then decodes it, filling missing keys from `defaultValue` (or `Value`'s own
     /// ``StoredDefault``) and recording the keys the model does not know.
+    ///
+    /// Without `recordingUnknownKeys` and without a default, the model is decoded directly
+    /// (the result has no unknown keys).
     static func read<Value: Decodable>(
-        _ type: Value.Type, tree: StoredValue, codec: some Codec, defaultValue: Value?
+        _ type: Value.Type, tree: StoredValue, codec: some Codec, defaultValue: Value?,
+        recordingUnknownKeys: Bool = true
     ) throws(RawCodingError) -> StoredDecoding<Value> {
         var payload = tree
         var storedVersion: Int?
@@ -30,6 +34,11 @@ enum StoredEvolution {
                 kind: .decodingFailed, typeName: String(reflecting: Value.self),
                 reason: "the default value's encode(to:) threw \(error), so missing keys could not be filled",
                 underlyingError: error)
+        }
+        if defaults == nil, !recordingUnknownKeys {
+            return StoredDecoding(
+                value: try codec.decode(type, fromTree: payload), unknownKeys: .none, storedVersion: storedVersion,
+                filledKeyPaths: [])
         }
         let decoded = try decode(type, from: payload, codec: codec, defaults: defaults)
         return StoredDecoding(

@@ -195,3 +195,49 @@ struct MigrationTests {
         #expect(defaults.string(forKey: "settings") == newer)
     }
 }
+
+/// A model that is its own raw value, versioned and with a default.
+private struct SelfStoredPrefs: RawStringCodable, StoredVersioned, StoredDefault, Equatable {
+    var theme: String
+    var fontSize: Int
+
+    enum CodingKeys: String, CodingKey { case theme, fontSize }
+    init(theme: String, fontSize: Int) {
+        self.theme = theme
+        self.fontSize = fontSize
+    }
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        theme = try container.decode(String.self, forKey: .theme)
+        fontSize = try container.decode(Int.self, forKey: .fontSize)
+    }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(theme, forKey: .theme)
+        try container.encode(fontSize, forKey: .fontSize)
+    }
+
+    static let storedVersion = 2
+    static let migrations: [StoredMigration] = [.tree(from: 1) { tree in tree.renameKey("color", to: "theme") }]
+    static let defaultValue = SelfStoredPrefs(theme: "light", fontSize: 14)
+}
+
+@Suite("Stored forms of RawStringCodable models")
+struct RawStringCodableEvolutionTests {
+    @Test func itsRawValueRecordsTheVersionAndOlderTextMigratesAndIsFilled() throws {
+        let old = try #require(SelfStoredPrefs(rawValue: #"{"color":"dark"}"#))
+        #expect(old == SelfStoredPrefs(theme: "dark", fontSize: 14))
+        #expect(old.rawValue == #"{"$version":2,"fontSize":14,"theme":"dark"}"#)
+        #expect(SelfStoredPrefs(rawValue: old.rawValue) == old)
+        let events = Collected<RawCodingDiagnostics.Event>()
+        RawCodingDiagnostics.withHandler({ events.append($0) }) {
+            #expect(SelfStoredPrefs(rawValue: #"{"$version":3,"theme":"x"}"#) == nil)
+        }
+        #expect(events.all.first?.error.kind == .migrationFailed)
+        #expect(events.all.first?.error.typeName.hasSuffix("SelfStoredPrefs") == true)
+        // Inside another model it encodes member by member (its own encode(to:)), with no version.
+        struct Outer: Codable, Equatable { var prefs: SelfStoredPrefs }
+        let outer = try JSONCodec().encodeToString(Outer(prefs: old))
+        #expect(outer == #"{"prefs":{"fontSize":14,"theme":"dark"}}"#)
+    }
+}
