@@ -313,6 +313,75 @@ after:
 line: if readBack != key.stringValue {
 becomes: if readBack.isEmpty {
 tests: JSONCodecOptionsTests
+name: default filling replaces a present key
+file: Sources/RawCoding/Evolution/EvolvingDecoder.swift
+after: private func filled<T>(
+line: !base.contains(key) else { return nil }
+becomes: guard let defaults, let value = defaults[key.stringValue]?.value as? T else { return nil }
+tests: DefaultFillingTests|RecipeTests
+
+name: unknown keys not written back
+file: Sources/RawCoding/Evolution/StoredUnknownKeys.swift
+after: func applied(to tree: StoredValue)
+line: for (key, value) in values where dictionary[key] == nil {
+becomes: for (key, value) in values where dictionary[key] == nil && false {
+tests: UnknownKeysTests|EvolutionPropertyTests
+
+name: a payload without a version read as the current version
+file: Sources/RawCoding/Evolution/VersionEnvelope.swift
+after: static func open(
+line: return (1, tree)
+becomes: return ((type as? any StoredVersioned.Type)?.storedVersion ?? 1, tree)
+tests: MigrationTests|EvolutionFixtureTests
+
+name: a newer stored version accepted
+file: Sources/RawCoding/Evolution/StoredEvolution.swift
+after: static func migrate(
+line: guard version <= current else {
+becomes: guard version <= current || true else {
+tests: MigrationTests
+
+name: a dictionary property's keys taken for unknown
+file: Sources/RawCoding/Evolution/EvolvingDecoder.swift
+after: if Self.isLeaf(type) {
+line: ledger?.knowsAll = true
+becomes: _ = ledger
+tests: UnknownKeysTests
+
+name: a typed step drops the keys the old type did not know
+file: Sources/RawCoding/Evolution/StoredMigration.swift
+after: public static func typed<
+line: tree = old.unknownKeys.applied(
+becomes: tree = try codec.encodeTree(try convert(old.value))
+tests: UnknownKeysTests
+
+name: TEST_RUNNER_CI not taken for CI
+file: Sources/RawCodingTesting/RecordPolicy.swift
+after: static func ciVariable(
+line: for name in [FixtureEnvironment.ci, FixtureEnvironment.prefix + FixtureEnvironment.ci] {
+becomes: for name in [FixtureEnvironment.ci] {
+tests: HistoricalFixtureTests
+
+name: a changed historical fixture not noticed
+file: Sources/RawCodingTesting/ExpectDecodes.swift
+after: mutating func decodeHistorical<
+line: if let sha256, sha256.lowercased() != digest {
+becomes: if let sha256, sha256.lowercased() != digest, false {
+tests: HistoricalFixtureTests
+
+name: no Fixtures/ search without a Package.swift
+file: Sources/RawCodingTesting/FixtureFile.swift
+after: } else if let root = packageRoot(above: callerFilePath) {
+line: nearestFixturesFolder(above: callerFilePath)
+becomes: Optional<URL>.none
+tests: HistoricalFixtureTests
+
+name: artifacts not written on failure
+file: Sources/RawCodingTesting/FixtureCheck.swift
+after: mutating func fail(_ message: String, actual: Data?
+line: guard let actual, let (name, folder) = environment.lookup(FixtureEnvironment.artifacts) else {
+becomes: guard let actual, let (name, folder) = environment.lookup("NO_SUCH_VARIABLE") else {
+tests: HistoricalFixtureTests
 LIST
 )
 
