@@ -233,8 +233,8 @@ tests: ExpectRoundTripTests
 name: CI does not stop recording
 file: Sources/RawCodingTesting/RecordPolicy.swift
 after:
-line: return RecordPolicy(mode: .never, reason: "CI=\(ci) is set", problem: problem)
-becomes: return RecordPolicy(mode: requested?.mode ?? .missing, reason: "CI=\(ci) is set", problem: problem)
+line: return RecordPolicy(mode: .never, reason: "\(name)=\(ci) is set", problem: problem)
+becomes: return RecordPolicy(mode: requested?.mode ?? .missing, reason: "\(name)=\(ci) is set", problem: problem)
 tests: ExpectRoundTripTests
 
 name: binary writer writes dates its reader refuses
@@ -316,8 +316,8 @@ tests: JSONCodecOptionsTests
 name: default filling replaces a present key
 file: Sources/RawCoding/Evolution/EvolvingDecoder.swift
 after: private func filled<T>(
-line: !base.contains(key) else { return nil }
-becomes: guard let defaults, let value = defaults[key.stringValue]?.value as? T else { return nil }
+line: , !base.contains(key) else { return nil }
+becomes:  else { return nil }
 tests: DefaultFillingTests|RecipeTests
 
 name: unknown keys not written back
@@ -351,8 +351,8 @@ tests: UnknownKeysTests
 name: a typed step drops the keys the old type did not know
 file: Sources/RawCoding/Evolution/StoredMigration.swift
 after: public static func typed<
-line: tree = old.unknownKeys.applied(
-becomes: tree = try codec.encodeTree(try convert(old.value))
+line: old.unknownKeys.applied(to: try codec.encodeTree(try convert(old.value)))
+becomes: try codec.encodeTree(try convert(old.value))
 tests: UnknownKeysTests
 
 name: TEST_RUNNER_CI not taken for CI
