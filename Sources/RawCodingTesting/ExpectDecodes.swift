@@ -56,7 +56,7 @@ public func expectDecodes<Value: Codable & Equatable>(
 ) -> CheckReport {
     var check = FixtureCheck(
         record: nil, fixturesDirectory: fixturesDirectory, suite: suite,
-        site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), recording: false)
     switch check.locate(name: fixture, fileExtension: codec.fileExtension) {
     case .success(let file): check.decodeHistorical(type, file: file, codec: codec, expected: expected, sha256: sha256)
     case .failure(let error): check.report.fail(error.message)

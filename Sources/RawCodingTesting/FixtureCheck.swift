@@ -8,17 +8,21 @@ struct FixtureCheck {
     var site: CallSite
     var environment: FixtureEnvironment
     var report = CheckReport()
+    /// The type whose stored form is checked, for messages.
+    var subject: Any.Type?
 
     var callerFilePath: String { site.filePathString }
 
-    init(record: FixtureRecordMode?, fixturesDirectory: URL?, suite: String?, site: CallSite) {
+    /// A check that never records (`recording: false`) leaves problems with the record
+    /// settings to the checks that do.
+    init(record: FixtureRecordMode?, fixturesDirectory: URL?, suite: String?, site: CallSite, recording: Bool = true) {
         configuration = FixtureConfiguration.current.overridden(
             by: FixtureConfiguration(recordMode: record, fixturesDirectory: fixturesDirectory, suite: suite))
         environment = FixtureEnvironment(variables: configuration.environment ?? ProcessInfo.processInfo.environment)
         policy = RecordPolicy.resolve(
             call: record, configured: FixtureConfiguration.current.recordMode, environment: environment.variables)
         self.site = site
-        if let problem = policy.problem { report.fail(problem) }
+        if recording, let problem = policy.problem { report.fail(problem) }
     }
 
     /// Reports what the check found at the caller's location and returns it.
@@ -61,6 +65,7 @@ struct FixtureCheck {
     /// A ``StoredVersioned`` value is written and read as stored (its version recorded, older
     /// forms migrated), and its fixture's name carries the version: `Settings-v3.json`.
     mutating func roundTrip<Value: Codable & Equatable>(_ value: Value, name: String, codec: any Codec) {
+        subject = Value.self
         let versioned = Value.self as? any StoredVersioned.Type
         let name = versioned.map { "\(name)-v\($0.storedVersion)" } ?? name
         let file: FixtureFile
@@ -177,21 +182,26 @@ struct FixtureCheck {
             }
             report.fail(
                 message + "\nCheck the file and commit it; a recording run always fails, and the "
-                    + "next run compares against it." + previousVersionHint(for: file))
+                    + "next run compares against it." + previousVersionHint(for: file, of: subject))
             return encoded
         }
     }
 
     /// For a new `<name>-v<n>` fixture, how to keep checking the `-v<n-1>` file beside it.
-    func previousVersionHint(for file: FixtureFile) -> String {
+    func previousVersionHint(for file: FixtureFile, of type: Any.Type?) -> String {
         guard let dash = file.name.range(of: "-v", options: .backwards),
             let version = Int(file.name[dash.upperBound...]), version > 1
         else { return "" }
         var previous = file
         previous.name = "\(file.name[..<dash.lowerBound])-v\(version - 1)"
         guard let bytes = FileManager.default.contents(atPath: previous.url.path) else { return "" }
+        let codecs = [
+            "json": ".json", "pretty.json": ".json(.pretty)", "xml.plist": ".propertyList(.xml)",
+            "binary.plist": ".propertyList(.binary)",
+        ]
         return "\nThe previous version's fixture \(previous.displayPath) stays as it is: pin it, so stored data "
-            + "of that version keeps decoding, with expectDecodes(_:fixture: \"\(previous.name)\", <codec>, "
-            + "as: <its value today>, sha256: \"\(SHA256.hex(of: bytes))\")."
+            + "of that version keeps decoding, with expectDecodes(\(type.map { "\($0).self" } ?? "<type>"), fixture: "
+            + "\"\(previous.name)\", \(codecs[file.fileExtension] ?? "<codec>"), as: <its value today>, "
+            + "sha256: \"\(SHA256.hex(of: bytes))\")."
     }
 }

@@ -35,7 +35,10 @@ struct HistoricalFixtureTests {
             }
             #expect(recorded.first?.text.contains("Recorded the fixture S/Settings-v2.json") == true)
             #expect(recorded.first?.text.contains("The previous version's fixture S/Settings-v1.json stays") == true)
-            #expect(recorded.first?.text.contains(#"sha256: "\#(digest)""#) == true)
+            #expect(
+                recorded.first?.text.contains(
+                    #"expectDecodes(VersionedSettings.self, fixture: "Settings-v1", .json, as: <its value today>, sha256: "\#(digest)")"#
+                ) == true)
         }
         #expect(try Data(contentsOf: directory.appendingPathComponent("S/Settings-v1.json")) == v1)
         let current = try Data(contentsOf: directory.appendingPathComponent("S/Settings-v2.json"))
@@ -155,6 +158,12 @@ struct HistoricalFixtureTests {
         #expect(issues.contains { $0.text.contains("but TEST_RUNNER_CI=1 is set, so nothing was written") })
         #expect(issues.contains { $0.text.contains("record mode is .never (TEST_RUNNER_CI=1 is set)") })
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("S/One.json").path))
+
+        // A historical fixture check never records, so the record settings are not its concern.
+        try writeFixture(Data("1".utf8), "S/One-v1.json", in: directory)
+        withFixtureConfiguration(ci) {
+            #expect(expectDecodes(Int.self, fixture: "One-v1", .json, as: 1).passed)
+        }
     }
 
     @Test func aFailingCheckWritesWhatItGotToTheArtifactsFolder() throws {
