@@ -32,7 +32,9 @@
 /// - Writing writes ``storedVersion``.
 ///
 /// The plain ``Codec/encode(_:)`` and ``Codec/decode(_:from:)`` are the format alone: they
-/// neither record nor read versions. Versions are recorded for the value stored, not for
+/// neither record nor read versions. Write a versioned value with
+/// ``Codec/encodeStored(_:keeping:)`` (``RawCodable`` does): what plain `encode` writes has no
+/// version, so it reads as version 1 and goes through every step again. Versions are recorded for the value stored, not for
 /// versioned values nested inside it (migrate those in the outer type's steps).
 public protocol StoredVersioned: Codable {
     /// The version this type writes, 1 or more.
