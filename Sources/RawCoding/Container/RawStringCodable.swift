@@ -65,15 +65,9 @@ extension RawStringCodable {
     /// ``RawCodingDiagnostics`` (for non-empty text), and a recursion trap is always reported.
     public init?(rawValue: String) {
         let decoded = RecursionGuard.whileActive(Self.self, .decoding) { () throws(RawCodingError) in
-            let codec = Self.rawValueCodec
-            let tree: StoredValue
-            do throws(RawCodingError) {
-                tree = try codec.readTree(from: Data(rawValue.utf8))
-            } catch {
-                throw error.about(Self.self)
-            }
-            return try StoredEvolution.read(
-                Self.self, tree: tree, codec: codec, defaultValue: nil, recordingUnknownKeys: false
+            // It has nowhere to keep unknown keys.
+            try Self.rawValueCodec.decodeStored(
+                Self.self, from: Data(rawValue.utf8), defaultValue: nil, recordingUnknownKeys: false
             ).value
         }
         switch decoded {

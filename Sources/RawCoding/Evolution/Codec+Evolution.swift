@@ -23,13 +23,22 @@ extension Codec {
     public func decodeStored<Value: Decodable>(
         _ type: Value.Type, from data: Data, defaultValue: Value? = nil
     ) throws(RawCodingError) -> StoredDecoding<Value> {
+        try decodeStored(type, from: data, defaultValue: defaultValue, recordingUnknownKeys: true)
+    }
+
+    /// ``Codec/decodeStored(_:from:defaultValue:)``, optionally without recording unknown keys
+    /// (for a caller with nowhere to keep them).
+    func decodeStored<Value: Decodable>(
+        _ type: Value.Type, from data: Data, defaultValue: Value?, recordingUnknownKeys: Bool
+    ) throws(RawCodingError) -> StoredDecoding<Value> {
         let tree: StoredValue
         do {
             tree = try readTree(from: data)
         } catch {
             throw error.about(Value.self)
         }
-        return try StoredEvolution.read(type, tree: tree, codec: self, defaultValue: defaultValue)
+        return try StoredEvolution.read(
+            type, tree: tree, codec: self, defaultValue: defaultValue, recordingUnknownKeys: recordingUnknownKeys)
     }
 
     /// As ``Codec/decodeStored(_:from:defaultValue:)``, from a tree read with ``Codec/readTree(from:)`` (a
