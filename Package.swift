@@ -14,7 +14,9 @@ let package = Package(
         .target(name: "RawCoding"),
         // Fixture round-trip checks for Swift Testing and XCTest (both ship with the toolchain).
         .target(name: "RawCodingTesting", dependencies: ["RawCoding"]),
-        .executableTarget(name: "rawcoding", dependencies: ["RawCoding"]),
+        // The command-line tool's logic, testable in process; `rawcoding` is its thin `main`.
+        .target(name: "RawCodingCommandLine", dependencies: ["RawCoding"]),
+        .executableTarget(name: "rawcoding", dependencies: ["RawCodingCommandLine"]),
         // Not a product: the naive snippet that crashes, and the same model made safe.
         // The trap tests run it as a child process.
         .executableTarget(name: "TrapDemo", dependencies: ["RawCoding"]),
@@ -28,7 +30,10 @@ let package = Package(
         .executableTarget(name: "RawCodingBenchmarks", dependencies: ["RawCoding"]),
         .testTarget(
             name: "RawCodingTests",
-            dependencies: ["RawCoding", "RawCodingTesting", "rawcoding", "TrapDemo", "LocaleProbe", "ReaderSoak"]
+            dependencies: [
+                "RawCoding", "RawCodingTesting", "RawCodingCommandLine", "rawcoding", "TrapDemo", "LocaleProbe",
+                "ReaderSoak",
+            ]
         ),
         .testTarget(name: "RawCodingTestingTests", dependencies: ["RawCoding", "RawCodingTesting"]),
         // Uses only the public API, as another library would: its own codec with RawCodable,

@@ -4,7 +4,7 @@ import Foundation
 /// exact ISO 8601 (`2001-01-01T00:00:00.25Z`, with as many fractional digits as the `Date`
 /// needs to read back as itself). Shared by the XML property-list reader and writer and the
 /// JSON codec's ISO 8601 dates.
-enum DateText {
+package enum DateText {
     /// The text of `date`, rounded down to the second; `nil` outside the years 0000–9999
     /// that four digits spell (`Date.distantPast` is in the year 0000).
     static func text(of date: Date) -> String? {
@@ -60,7 +60,7 @@ enum DateText {
     /// `date` as ISO 8601 in UTC with the fewest fractional digits (none for whole seconds, as
     /// `ISO8601DateFormatter` writes) that read back as exactly this `Date`; `nil` outside the
     /// years 0000–9999, for a non-finite date, or when 20 fractional digits are not enough.
-    static func exactISO8601(of date: Date) -> String? {
+    package static func exactISO8601(of date: Date) -> String? {
         let seconds = date.timeIntervalSinceReferenceDate
         guard seconds.isFinite, seconds.magnitude < 1e12 else { return nil }
         let whole = seconds.rounded(.down)
@@ -85,7 +85,7 @@ enum DateText {
 
     /// Reads ISO 8601 date-times as written by ``exactISO8601(of:)`` and by `ISO8601DateFormatter`:
     /// `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, then `Z` or an offset `±HH:MM`.
-    static func dateFromISO8601(_ text: String) -> Date? {
+    package static func dateFromISO8601(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard let wholeSince1970 = wholeSeconds(bytes) else { return nil }
         var index = 19

@@ -1,0 +1,170 @@
+import Foundation
+import RawCoding
+
+/// The fixed mapping between JSON and property lists, and what it changed, for the notes on
+/// standard error.
+///
+/// - Property list → JSON: a date becomes ISO 8601 text in UTC (`2026-11-30T20:24:18.25Z`,
+///   every fractional digit the date needs), data becomes Base64 text in a data URL
+///   (`data:;base64,AP8QgH8=`), so that it can be told from a string that happens to be Base64
+///   (`"work"` is).
+/// - JSON → property list: `null` is an error naming its path (property lists have no null).
+///   With `--restore`, strings that are ISO 8601 date-times become dates again, and data URLs
+///   holding canonical Base64 become data.
+/// - A real with a whole value is a JSON integer (`1`), so it reads back as an integer: noted.
+/// - Into XML property lists, dates keep whole seconds (Apple's format): a fraction is dropped,
+///   and noted.
+struct FormatMapping {
+    /// What to turn back from text.
+    struct Restore: OptionSet {
+        let rawValue: Int
+        static let dates = Restore(rawValue: 1)
+        static let data = Restore(rawValue: 2)
+
+        static func read(_ text: String?) throws(ToolFailure) -> Restore {
+            guard let text else { return [] }
+            var restore: Restore = []
+            for part in text.split(separator: ",") {
+                switch part {
+                case "dates": restore.insert(.dates)
+                case "data": restore.insert(.data)
+                default: throw .usage("--restore takes dates, data or dates,data, not \(text)")
+                }
+            }
+            return restore
+        }
+    }
+
+    /// A kind of change, counted with the path of its first occurrence.
+    struct Change {
+        var count = 0
+        var firstPath = ""
+
+        mutating func note(_ path: [String]) {
+            if count == 0 { firstPath = pathText(path) }
+            count += 1
+        }
+    }
+
+    var datesToText = Change()
+    var dataToText = Change()
+    var textToDates = Change()
+    var textToData = Change()
+    var droppedFractions = Change()
+    var wholeReals = Change()
+
+    /// `tree` ready for `output`.
+    mutating func map(_ tree: StoredValue, to output: OutputFormat, restoring restore: Restore) throws(ToolFailure)
+        -> StoredValue
+    {
+        var path: [String] = []
+        return try map(tree, to: output, restore: restore, path: &path)
+    }
+
+    private mutating func map(
+        _ value: StoredValue, to output: OutputFormat, restore: Restore, path: inout [String]
+    ) throws(ToolFailure) -> StoredValue {
+        switch value {
+        case .date(let date):
+            if output.isJSON {
+                guard let text = DateText.exactISO8601(of: date) else {
+                    throw .input(
+                        "the date at \(pathText(path)) (\(date.timeIntervalSinceReferenceDate) seconds from 2001) is outside the years 0000-9999, which ISO 8601 text holds"
+                    )
+                }
+                datesToText.note(path)
+                return .string(text)
+            }
+            if output == .xml, date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate
+            {
+                droppedFractions.note(path)
+            }
+            return value
+        case .double(let double) where output.isJSON && double.isFinite && double.rounded() == double:
+            // JSON writes 1.0 as 1, which reads back as an integer.
+            wholeReals.note(path)
+            return value
+        case .data(let bytes) where output.isJSON:
+            dataToText.note(path)
+            return .string(Self.dataURLPrefix + bytes.base64EncodedString())
+        case .null where !output.isJSON:
+            throw .input("null at \(pathText(path)) cannot be written to a property list, which has no null value")
+        case .string(let text) where !output.isJSON && !restore.isEmpty:
+            if restore.contains(.dates), text.count >= 20, let date = DateText.dateFromISO8601(text) {
+                textToDates.note(path)
+                if output == .xml,
+                    date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate
+                {
+                    droppedFractions.note(path)
+                }
+                return .date(date)
+            }
+            if restore.contains(.data), text.hasPrefix(Self.dataURLPrefix),
+                let bytes = Self.canonicalBase64(String(text.dropFirst(Self.dataURLPrefix.count)))
+            {
+                textToData.note(path)
+                return .data(bytes)
+            }
+            return value
+        case .array(let elements):
+            var mapped: [StoredValue] = []
+            mapped.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                path.append("[\(index)]")
+                defer { path.removeLast() }
+                mapped.append(try map(element, to: output, restore: restore, path: &path))
+            }
+            return .array(mapped)
+        case .dictionary(let dictionary):
+            var mapped = StoredDictionary(minimumCapacity: dictionary.count)
+            for (key, element) in dictionary {
+                path.append(key)
+                defer { path.removeLast() }
+                mapped[key] = try map(element, to: output, restore: restore, path: &path)
+            }
+            return .dictionary(mapped)
+        default:
+            return value
+        }
+    }
+
+    /// How data is written in JSON: a data URL with the default media type (RFC 2397).
+    static let dataURLPrefix = "data:;base64,"
+
+    /// The bytes of `text` when it is Base64 exactly as `Data.base64EncodedString()` writes it
+    /// (padded, no line breaks), so encoding them gives `text` back.
+    static func canonicalBase64(_ text: String) -> Data? {
+        guard text.utf8.count % 4 == 0, let bytes = Data(base64Encoded: text),
+            bytes.base64EncodedString() == text
+        else { return nil }
+        return bytes
+    }
+
+    /// The notes to print: one line per kind of change that happened.
+    var notes: [String] {
+        var lines: [String] = []
+        func add(_ change: Change, _ what: String) {
+            guard change.count > 0 else { return }
+            lines.append("note: \(change.count) \(what) (first at \(change.firstPath))")
+        }
+        add(datesToText, "date(s) became ISO 8601 text; --restore dates reads them back as dates")
+        add(
+            dataToText, "data value(s) became Base64 data URLs (data:;base64,…); --restore data reads them back as data"
+        )
+        add(textToDates, "string(s) were read back as dates (--restore dates)")
+        add(textToData, "string(s) were read back as data (--restore data)")
+        add(wholeReals, "real(s) with a whole value are written as JSON integers, and read back as integers")
+        add(droppedFractions, "date(s) lost their fraction of a second: XML property lists store whole seconds")
+        return lines
+    }
+}
+
+/// `a.b[2].c`; `<top level>` for the root.
+func pathText(_ path: [String]) -> String {
+    guard !path.isEmpty else { return "<top level>" }
+    var text = ""
+    for step in path {
+        if step.hasPrefix("[") || text.isEmpty { text += step } else { text += "." + step }
+    }
+    return text
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The `rawcoding` command line: the commands, `--help` and `--version`. `main` only calls
+/// ``run(_:io:)`` and exits with what it returns: 0 success, 1 invalid input, 2 usage error.
+package enum Tool {
+    package static let version = "0.1.0-dev"
+
+    static let help = """
+        usage: rawcoding <command> [arguments]
+
+        The plutil that Linux lacks: JSON, XML property lists and binary property lists.
+
+        commands:
+          convert INPUT --to FORMAT   convert between JSON and property lists
+          print FILE                  show a file as an indented tree with types
+          lint FILE...                check files, one line each
+          extract KEYPATH FILE        print one value (settings.links[1])
+
+        rawcoding <command> --help shows a command's options; rawcoding --version its version.
+        Data goes to standard output, messages to standard error. Exit status: 0 success,
+        1 invalid input, 2 usage error.
+        """
+
+    /// Runs the tool on `arguments` (without the program name) and returns the exit status.
+    package static func run(_ arguments: [String], io: ToolIO) -> Int32 {
+        let commands: [String: (help: String, run: ([String], ToolIO) throws(ToolFailure) -> Int32)] = [
+            "convert": (ConvertCommand.help, ConvertCommand.run),
+            "print": (PrintCommand.help, PrintCommand.run),
+            "lint": (LintCommand.help, LintCommand.run),
+            "extract": (ExtractCommand.help, ExtractCommand.run),
+        ]
+        guard let first = arguments.first else {
+            io.message("rawcoding: missing command\n\(help)")
+            return 2
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            return printed(help, io: io)
+        }
+        if first == "--version" {
+            return printed("rawcoding \(version)", io: io)
+        }
+        guard let command = commands[first] else {
+            io.message("rawcoding: unknown command '\(first)'; see rawcoding --help")
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            return printed(command.help, io: io)
+        }
+        do {
+            return try command.run(rest, io)
+        } catch {
+            io.message("rawcoding: \(error.description)")
+            return error.exitCode
+        }
+    }
+
+    /// Writes `text` to standard output; 0, or 1 when it cannot.
+    static func printed(_ text: String, io: ToolIO) -> Int32 {
+        do {
+            try io.write(Data((text + "\n").utf8), "-")
+            return 0
+        } catch {
+            io.message("rawcoding: cannot write to standard output: \(error)")
+            return 1
+        }
+    }
+}

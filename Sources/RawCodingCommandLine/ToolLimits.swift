@@ -1,0 +1,46 @@
+import RawCoding
+
+/// The tool's bounds: files are not `RawCodable` strings, so the defaults suit files of
+/// hundreds of megabytes (bounded by memory), and `--max-bytes`, `--max-depth` and
+/// `--max-values` change them for every command.
+enum ToolLimits {
+    static let options: Set<String> = ["--max-bytes", "--max-depth", "--max-values"]
+
+    /// 4 GiB of input, nesting 512 deep (the library's default: readers recurse once per
+    /// level), 1 << 31 values.
+    static let `default` = Limits(maximumInputSize: 4 << 30, maximumDepth: 512, maximumValueCount: 1 << 31)
+
+    static func read(_ arguments: Arguments) throws(ToolFailure) -> Limits {
+        var limits = Self.default
+        if let text = arguments.values["--max-bytes"] { limits.maximumInputSize = try size(text, "--max-bytes") }
+        if let text = arguments.values["--max-depth"] {
+            limits.maximumDepth = try number(text, "--max-depth", within: 1...Limits.depthCeiling)
+        }
+        if let text = arguments.values["--max-values"] {
+            limits.maximumValueCount = try number(text, "--max-values", within: 1...Int.max)
+        }
+        return limits
+    }
+
+    /// A byte count, with an optional K, M or G suffix (powers of 1024).
+    static func size(_ text: String, _ option: String) throws(ToolFailure) -> Int {
+        let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(text)
+        var multiplier = 1
+        if let last = text.last?.uppercased().first, let scale = multipliers[last] {
+            multiplier = scale
+            digits = digits.dropLast()
+        }
+        guard let value = Int(digits), value > 0, value <= Int.max / multiplier else {
+            throw .usage("\(option) takes a positive number of bytes, such as 64M, not \(text)")
+        }
+        return value * multiplier
+    }
+
+    static func number(_ text: String, _ option: String, within range: ClosedRange<Int>) throws(ToolFailure) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw .usage("\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \(text)")
+        }
+        return value
+    }
+}

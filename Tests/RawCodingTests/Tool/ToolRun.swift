@@ -1,0 +1,38 @@
+import Foundation
+import RawCoding
+import RawCodingCommandLine
+
+/// One run of the tool in process, with in-memory files: what it printed and returned.
+struct ToolRun {
+    var status: Int32
+    var output: Data
+    var messages: [String]
+    var files: [String: Data]
+
+    var outputText: String { String(decoding: output, as: UTF8.self) }
+    var messagesText: String { messages.map { $0 + "\n" }.joined() }
+
+    /// Runs `arguments`; `files` are readable by path (`-` is `input`), real files under the
+    /// package's `Fixtures/` too.
+    static func run(_ arguments: [String], files: [String: Data] = [:], input: Data = Data()) -> ToolRun {
+        final class Box: @unchecked Sendable {
+            var output = Data()
+            var messages: [String] = []
+            var files: [String: Data] = [:]
+        }
+        let box = Box()
+        box.files = files
+        let io = ToolIO(
+            read: { path in
+                if path == "-" { return input }
+                if let data = box.files[path] { return data }
+                return try Data(contentsOf: URL(fileURLWithPath: path))
+            },
+            write: { data, path in
+                if path == "-" { box.output.append(data) } else { box.files[path] = data }
+            },
+            message: { box.messages.append($0) }, messagesGoToTerminal: false)
+        let status = Tool.run(arguments, io: io)
+        return ToolRun(status: status, output: box.output, messages: box.messages, files: box.files)
+    }
+}

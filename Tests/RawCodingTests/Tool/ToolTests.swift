@@ -1,0 +1,146 @@
+import Foundation
+import RawCoding
+import RawCodingTesting
+import Testing
+
+/// The `rawcoding` commands, run in process; their output, errors and help are golden files
+/// in `Fixtures/ToolTests/`.
+@Suite("rawcoding commands")
+struct ToolTests {
+    static let settings = PackagePaths.fixtures.appendingPathComponent("Examples/settings.json").path
+    static let sample = PackagePaths.fixtures.appendingPathComponent("Golden/SampleSettings.binary.plist").path
+
+    /// The paths in messages, without the machine's checkout folder.
+    func portable(_ text: String) -> Data {
+        Data(text.replacingOccurrences(of: PackagePaths.fixtures.path + "/", with: "Fixtures/").utf8)
+    }
+
+    @Test(arguments: ["", "convert", "print", "lint", "extract"])
+    func helpIsPrintedWithStatusZero(_ command: String) {
+        let run = ToolRun.run(command.isEmpty ? ["--help"] : [command, "--help"])
+        #expect(run.status == 0)
+        #expect(run.messages.isEmpty)
+        expectFixture(run.output, fixture: command.isEmpty ? "help" : "\(command)-help", fileExtension: "txt")
+    }
+
+    @Test func versionAndUsageErrors() {
+        let version = ToolRun.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.outputText == "rawcoding 0.1.0-dev\n")
+        let cases: [([String], String)] = [
+            ([], "rawcoding: missing command"),
+            (["frobnicate"], "rawcoding: unknown command 'frobnicate'; see rawcoding --help"),
+            (["convert", "a.json"], "rawcoding: --to is required: json, json-pretty, xml or binary"),
+            (
+                ["convert", "a.json", "--to", "yaml"],
+                "rawcoding: --to takes json, json-pretty, xml or binary, not yaml"
+            ),
+            (["convert", "a.json", "--to", "xml", "--max-depth", "0"], "rawcoding: --max-depth takes a whole number"),
+            (["convert", "a.json", "--to", "xml", "--max-bytes", "lots"], "rawcoding: --max-bytes takes a positive"),
+            (["convert", "a.json", "--to", "xml", "--frob"], "rawcoding: unknown option --frob for rawcoding convert"),
+            (["lint"], "rawcoding: lint needs at least one FILE"),
+            (["extract", "a[", Self.settings], "rawcoding: the key path a[ is not valid"),
+        ]
+        for (arguments, message) in cases {
+            let run = ToolRun.run(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.output.isEmpty)
+            #expect(run.messagesText.hasPrefix(message), "\(arguments): \(run.messagesText)")
+        }
+    }
+
+    @Test func printShowsTypesInTheFilesOrder() {
+        for (name, path) in [("settings", Self.settings), ("SampleSettings", Self.sample)] {
+            let run = ToolRun.run(["print", path])
+            #expect(run.status == 0, "\(run.messagesText)")
+            expectFixture(run.output, fixture: "print-\(name)", fileExtension: "txt")
+        }
+    }
+
+    @Test func lintPrintsALinePerFileAndFailsIfAnyIsInvalid() {
+        let files: [String: Data] = [
+            "good.json": Data(#"{"a":[1,2]}"#.utf8),
+            "trailing-comma.json": Data(#"{"tags": [1, 2,]}"#.utf8),
+            "truncated.plist": Data("bplist00\u{8}".utf8),
+            "unclosed.plist": Data("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict><key>a</key>".utf8),
+        ]
+        let run = ToolRun.run(
+            ["lint", "good.json", "trailing-comma.json", "truncated.plist", "unclosed.plist"], files: files)
+        #expect(run.status == 1)
+        #expect(run.messages.isEmpty)
+        expectFixture(run.output, fixture: "lint-mixed", fileExtension: "txt")
+        #expect(ToolRun.run(["lint", "good.json", Self.settings], files: files).status == 0)
+    }
+
+    @Test func convertNotesWhatJSONCannotHoldAndRestoresItOnRequest() throws {
+        let json = ToolRun.run(["convert", Self.sample, "--to", "json-pretty"])
+        #expect(json.status == 0)
+        expectFixture(json.output, fixture: "convert-SampleSettings", fileExtension: "pretty.json")
+        expectFixture(portable(json.messagesText), fixture: "convert-SampleSettings-notes", fileExtension: "txt")
+
+        let original = try BinaryPropertyListReader().read(Data(contentsOf: URL(fileURLWithPath: Self.sample)))
+        let plain = ToolRun.run(["convert", "-", "--to", "binary"], input: json.output)
+        #expect(plain.status == 0)
+        #expect(try BinaryPropertyListReader().read(plain.output) != original)
+        let restored = ToolRun.run(
+            ["convert", "-", "--to", "binary", "--restore", "dates,data", "-o", "out.plist"], input: json.output)
+        #expect(restored.status == 0, "\(restored.messagesText)")
+        #expect(restored.output.isEmpty)
+        // Equal, but for reals with whole values, which JSON holds as integers (and says so).
+        #expect(
+            wholeRealsAsIntegers(try BinaryPropertyListReader().read(try #require(restored.files["out.plist"])))
+                == wholeRealsAsIntegers(original))
+        #expect(
+            restored.messagesText.contains(
+                "note: 2 string(s) were read back as dates (--restore dates) (first at account.joined)"))
+    }
+
+    @Test func convertRefusesNullForPropertyListsAndReportsUnreadableInput() {
+        let null = ToolRun.run(["convert", "-", "--to", "xml"], input: Data(#"{"a":{"b":[1,null]}}"#.utf8))
+        #expect(null.status == 1)
+        #expect(null.output.isEmpty)
+        #expect(
+            null.messagesText
+                == "rawcoding: <stdin>: null at a.b[1] cannot be written to a property list, which has no null value\n")
+
+        let limited = ToolRun.run(["convert", Self.settings, "--to", "xml", "--max-bytes", "64"])
+        #expect(limited.status == 1)
+        #expect(limited.messagesText.contains("JSON error at byte offset 64: input is"))
+        let shallow = ToolRun.run(["lint", "-", "--max-depth", "2"], input: Data("[[[1]]]".utf8))
+        #expect(shallow.status == 1)
+        #expect(shallow.outputText.contains("nesting is deeper than 2 levels"))
+    }
+
+    @Test func extractPrintsOneValue() {
+        let email = ToolRun.run(["extract", "account.email", Self.settings])
+        #expect(email.status == 0)
+        #expect(email.outputText == "\"me@example.com\"\n")
+        let file = ToolRun.run(["extract", "recentFiles[1]", Self.settings, "--to", "json"])
+        #expect(file.outputText == "\"Reports/Q3 — résumé.pdf\"\n")
+        let joined = ToolRun.run(["extract", "account.joined", Self.sample])
+        #expect(joined.outputText == "\"2023-03-08T20:26:40Z\"\n")
+        #expect(joined.messagesText.contains("1 date(s) became ISO 8601 text"))
+        let misses: [(String, String)] = [
+            ("account.phone", #"no value at account.phone: account has no key "phone""#),
+            ("recentFiles[5]", "no value at recentFiles[5]: recentFiles has 2 element(s), so no [5]"),
+            ("theme.color", "no value at theme.color: theme is a string, not a dictionary"),
+        ]
+        for (path, message) in misses {
+            let run = ToolRun.run(["extract", path, Self.settings])
+            #expect(run.status == 1)
+            #expect(run.messagesText.contains(message), "\(run.messagesText)")
+        }
+        let quoted = ToolRun.run(["extract", #"["a.b"][0]"#, "-"], input: Data(#"{"a.b":[7]}"#.utf8))
+        #expect(quoted.outputText == "7\n")
+    }
+
+    func wholeRealsAsIntegers(_ value: StoredValue) -> StoredValue {
+        switch value {
+        case .double(let double) where double.rounded() == double && double.magnitude < 1e15: .int(Int64(double))
+        case .array(let elements): .array(elements.map(wholeRealsAsIntegers))
+        case .dictionary(let dictionary):
+            .dictionary(StoredDictionary(dictionary.map { ($0.key, wholeRealsAsIntegers($0.value)) }))
+        default: value
+        }
+    }
+}
