@@ -15,6 +15,7 @@ package enum Tool {
           print FILE                  show a file as an indented tree with types
           lint FILE...                check files, one line each
           extract KEYPATH FILE        print one value (settings.links[1])
+          fixtures check [DIR]        check that fixtures are in canonical form (--fix)
 
         rawcoding <command> --help shows a command's options; rawcoding --version its version.
         Data goes to standard output, messages to standard error. Exit status: 0 success,
@@ -28,6 +29,7 @@ package enum Tool {
             "print": (PrintCommand.help, PrintCommand.run),
             "lint": (LintCommand.help, LintCommand.run),
             "extract": (ExtractCommand.help, ExtractCommand.run),
+            "fixtures": (FixturesCommand.help, FixturesCommand.run),
         ]
         guard let first = arguments.first else {
             io.message("rawcoding: missing command\n\(help)")

@@ -15,7 +15,7 @@ struct ToolTests {
         Data(text.replacingOccurrences(of: PackagePaths.fixtures.path + "/", with: "Fixtures/").utf8)
     }
 
-    @Test(arguments: ["", "convert", "print", "lint", "extract"])
+    @Test(arguments: ["", "convert", "print", "lint", "extract", "fixtures"])
     func helpIsPrintedWithStatusZero(_ command: String) {
         let run = ToolRun.run(command.isEmpty ? ["--help"] : [command, "--help"])
         #expect(run.status == 0)
@@ -142,5 +142,59 @@ struct ToolTests {
             .dictionary(StoredDictionary(dictionary.map { ($0.key, wholeRealsAsIntegers($0.value)) }))
         default: value
         }
+    }
+}
+
+@Suite("rawcoding fixtures check")
+struct FixturesCheckToolTests {
+    @Test func listsFixturesThatAreNotCanonicalAndFixesAllButPinnedOnes() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rawcoding-fixtures-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fixtures = root.appendingPathComponent("Fixtures/S")
+        let tests = root.appendingPathComponent("Tests/T")
+        try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
+        let unsorted = Data(#"{"b":1,"a":2}"#.utf8)
+        try Data(#"{"a":2,"b":1}"#.utf8).write(to: fixtures.appendingPathComponent("Good.json"))
+        try Data(#"{"b":1,"a":3}"#.utf8).write(to: fixtures.appendingPathComponent("Unsorted.json"))
+        try unsorted.write(to: fixtures.appendingPathComponent("Pinned-v1.json"))
+        try Data(#"{"a":"#.utf8).write(to: fixtures.appendingPathComponent("Broken.json"))
+        try Data("notes".utf8).write(to: fixtures.appendingPathComponent("README.txt"))
+        // A test pins Pinned-v1.json by its SHA-256.
+        try Data(#"let pin = "\#(sha256sum(of: unsorted))""#.utf8).write(
+            to: tests.appendingPathComponent("PinTests.swift"))
+        let folder = root.appendingPathComponent("Fixtures").path
+
+        let check = ToolRun.run(["fixtures", "check", folder])
+        #expect(check.status == 1)
+        let lines = check.outputText.replacingOccurrences(of: folder, with: "Fixtures")
+        #expect(
+            lines == """
+                Fixtures/S/Broken.json: JSON error at 1:6 (byte offset 5): unexpected end of input; expected a value (in a)
+                Fixtures/S/Pinned-v1.json: not in canonical JSON form (first difference at byte offset 2)
+                Fixtures/S/Unsorted.json: not in canonical JSON form (first difference at byte offset 2)
+                5 file(s) checked under Fixtures
+
+                """)
+
+        let fix = ToolRun.run([
+            "fixtures", "check", folder, "--fix", "--tests", root.appendingPathComponent("Tests").path,
+        ])
+        #expect(fix.status == 1)
+        #expect(fix.files[fixtures.appendingPathComponent("Unsorted.json").path] == Data(#"{"a":3,"b":1}"#.utf8))
+        #expect(fix.files[fixtures.appendingPathComponent("Pinned-v1.json").path] == nil)
+        #expect(
+            fix.outputText.contains(
+                "Pinned-v1.json: not in canonical JSON form (first difference at byte offset 2); left as it is"))
+    }
+
+    /// SHA-256 from `sha256sum`, the oracle.
+    func sha256sum(of data: Data) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rawcoding-sha-\(UUID().uuidString)")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/sha256sum"), [file.path])
+        return String(result.output.prefix(64))
     }
 }

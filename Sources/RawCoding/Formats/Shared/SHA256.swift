@@ -1,9 +1,10 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), for pinning historical fixtures: the hex digest is what `sha256sum`
+/// SHA-256 (FIPS 180-4), for pinning historical fixtures (RawCodingTesting) and for finding
+/// them (the tool): the hex digest is what `sha256sum`
 /// and `shasum -a 256` print, so a pin can be written from the command line. Foundation on
 /// Linux has no hashing.
-enum SHA256 {
+package enum SHA256 {
     private static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -16,7 +17,7 @@ enum SHA256 {
     ]
 
     /// The digest of `data` as 64 lowercase hex digits.
-    static func hex(of data: Data) -> String {
+    package static func hex(of data: Data) -> String {
         var state: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
