@@ -83,8 +83,18 @@ enum Document {
     static func errorLine(path: String, format: any TreeFormat, failure: FormatFailure) -> String {
         let error = RawCodingError(failure, subject: StoredValue.self)
         let position = error.position.map(positionText) ?? "the end"
-        let place = error.codingPath.isEmpty ? "" : " (in \(error.codingPathDescription))"
+        let place = error.codingPath.isEmpty ? "" : " (in \(shortPath(error)))"
         return "\(display(path)): \(format.formatName) error at \(position): \(error.reason)\(place)"
+    }
+
+    /// The error's path, with the middle of a very deep one left out: `[0][0]…(508 more)…[0][0]`.
+    static func shortPath(_ error: RawCodingError) -> String {
+        let path = error.codingPath
+        guard path.count > 12 else { return error.codingPathDescription }
+        let head = RawCodingError(kind: error.kind, typeName: "", codingPath: Array(path.prefix(8)), reason: "")
+        let tail = RawCodingError(kind: error.kind, typeName: "", codingPath: Array(path.suffix(2)), reason: "")
+        let separator = tail.codingPathDescription.hasPrefix("[") ? "" : "."
+        return "\(head.codingPathDescription)…(\(path.count - 10) more)…\(separator)\(tail.codingPathDescription)"
     }
 
     /// `line:column (byte offset N)` for text, `byte offset N` for binary.

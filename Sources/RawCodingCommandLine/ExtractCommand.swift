@@ -53,7 +53,7 @@ enum ExtractCommand {
         if target.isJSON { bytes.append(UInt8(ascii: "\n")) }
         for note in mapping.notes { io.message("rawcoding: \(note)") }
         do {
-            try io.write(Data(bytes), "-")
+            try io.write(bytes, "-")
         } catch {
             throw .input("cannot write: \(error)")
         }
@@ -122,9 +122,12 @@ enum KeyPath {
                 characters.removeFirst()
                 expectsKey = false
             } else if characters.first == "." {
-                guard !expectsKey || steps.isEmpty == false else { throw bad("it starts with a dot") }
+                guard !expectsKey else {
+                    throw bad(steps.isEmpty ? "it starts with a dot" : "it has two dots in a row")
+                }
                 characters.removeFirst()
                 expectsKey = true
+                if characters.isEmpty { throw bad("it ends with a dot") }
             } else {
                 guard expectsKey else { throw bad("a key must follow a dot") }
                 let key = characters.prefix { $0 != "." && $0 != "[" }

@@ -11,7 +11,9 @@ enum FixturesCommand {
         *.xml.plist, *.binary.plist and *.plist file must parse and be in the canonical form
         the library's writers produce (keys sorted by their UTF-8 bytes, shortest numbers; a
         final newline is allowed in text). Prints one line per file that is not, and exits 1
-        if there is one.
+        if there is one. DIR/.rawcoding-fixtures-ignore lists paths (relative to DIR, one per
+        line, a folder ending in /) that are not stored forms: hand-written examples, hostile
+        inputs.
 
         options:
           --fix          rewrite the files that parse but are not canonical, except historical
@@ -45,15 +47,21 @@ enum FixturesCommand {
         let root = parsed.positional.first ?? "Fixtures"
         let limits = try ToolLimits.read(parsed)
         let fix = parsed.flags.contains("--fix")
-        let files = try fixtureFiles(under: root)
+        let ignored = try ignoredPaths(in: root, io: io)
+        let files = try fixtureFiles(under: root).filter { path in
+            let relative = String(path.dropFirst(root.count)).drop { $0 == "/" }
+            return !ignored.contains { $0.hasSuffix("/") ? relative.hasPrefix($0) : relative == $0 }
+        }
         let pins = fix ? try pinnedDigests(under: parsed.values["--tests"] ?? "Tests") : []
 
         var lines: [String] = []
         var failed = false
+        var checked = 0
         for path in files {
             let name = (path as NSString).lastPathComponent
             let data = try Document.bytes(of: path, io: io)
             guard let format = format(forName: name, data: data) else { continue }
+            checked += 1
             let tree: StoredValue
             do {
                 tree = try format.readTree(data, limits: limits)
@@ -84,7 +92,7 @@ enum FixturesCommand {
                 failed = true
             } else if fix {
                 do {
-                    try io.write(Data(canonical), path)
+                    try io.write(canonical, path)
                     lines.append("\(path): rewritten in canonical form")
                 } catch {
                     throw .input("\(path): cannot write: \(error)")
@@ -94,13 +102,22 @@ enum FixturesCommand {
                 failed = true
             }
         }
-        lines.append("\(files.count) file(s) checked under \(root)")
+        lines.append("\(checked) file(s) checked under \(root)")
         do {
-            try io.write(Data((lines.joined(separator: "\n") + "\n").utf8), "-")
+            try io.write(Array((lines.joined(separator: "\n") + "\n").utf8), "-")
         } catch {
             throw .input("cannot write the results: \(error)")
         }
         return failed ? 1 : 0
+    }
+
+    /// The paths `root/.rawcoding-fixtures-ignore` lists; none when it does not exist.
+    static func ignoredPaths(in root: String, io: ToolIO) throws(ToolFailure) -> [String] {
+        let file = (root as NSString).appendingPathComponent(".rawcoding-fixtures-ignore")
+        guard FileManager.default.fileExists(atPath: file) else { return [] }
+        let text = String(decoding: try Document.bytes(of: file, io: io), as: UTF8.self)
+        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 
     /// The regular files under `root`, sorted.

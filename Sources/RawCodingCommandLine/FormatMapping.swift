@@ -11,6 +11,8 @@ import RawCoding
 /// - JSON → property list: `null` is an error naming its path (property lists have no null).
 ///   With `--restore`, strings that are ISO 8601 date-times become dates again, and data URLs
 ///   holding canonical Base64 become data.
+/// - A string that looks like what `--restore` reads back (an ISO 8601 date-time, a data URL)
+///   is noted when written to JSON: nothing in JSON tells the two apart.
 /// - A real with a whole value is a JSON integer (`1`), so it reads back as an integer: noted.
 /// - Into XML property lists, dates keep whole seconds (Apple's format): a fraction is dropped,
 ///   and noted.
@@ -40,8 +42,8 @@ struct FormatMapping {
         var count = 0
         var firstPath = ""
 
-        mutating func note(_ path: [String]) {
-            if count == 0 { firstPath = pathText(path) }
+        mutating func note(_ path: () -> String) {
+            if count == 0 { firstPath = path() }
             count += 1
         }
     }
@@ -52,6 +54,7 @@ struct FormatMapping {
     var textToData = Change()
     var droppedFractions = Change()
     var wholeReals = Change()
+    var restorableText = Change()
 
     /// `tree` ready for `output`.
     mutating func map(_ tree: StoredValue, to output: OutputFormat, restoring restore: Restore) throws(ToolFailure)
@@ -65,47 +68,6 @@ struct FormatMapping {
         _ value: StoredValue, to output: OutputFormat, restore: Restore, path: inout [String]
     ) throws(ToolFailure) -> StoredValue {
         switch value {
-        case .date(let date):
-            if output.isJSON {
-                guard let text = DateText.exactISO8601(of: date) else {
-                    throw .input(
-                        "the date at \(pathText(path)) (\(date.timeIntervalSinceReferenceDate) seconds from 2001) is outside the years 0000-9999, which ISO 8601 text holds"
-                    )
-                }
-                datesToText.note(path)
-                return .string(text)
-            }
-            if output == .xml, date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate
-            {
-                droppedFractions.note(path)
-            }
-            return value
-        case .double(let double) where output.isJSON && double.isFinite && double.rounded() == double:
-            // JSON writes 1.0 as 1, which reads back as an integer.
-            wholeReals.note(path)
-            return value
-        case .data(let bytes) where output.isJSON:
-            dataToText.note(path)
-            return .string(Self.dataURLPrefix + bytes.base64EncodedString())
-        case .null where !output.isJSON:
-            throw .input("null at \(pathText(path)) cannot be written to a property list, which has no null value")
-        case .string(let text) where !output.isJSON && !restore.isEmpty:
-            if restore.contains(.dates), text.count >= 20, let date = DateText.dateFromISO8601(text) {
-                textToDates.note(path)
-                if output == .xml,
-                    date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate
-                {
-                    droppedFractions.note(path)
-                }
-                return .date(date)
-            }
-            if restore.contains(.data), text.hasPrefix(Self.dataURLPrefix),
-                let bytes = Self.canonicalBase64(String(text.dropFirst(Self.dataURLPrefix.count)))
-            {
-                textToData.note(path)
-                return .data(bytes)
-            }
-            return value
         case .array(let elements):
             var mapped: [StoredValue] = []
             mapped.reserveCapacity(elements.count)
@@ -123,6 +85,64 @@ struct FormatMapping {
                 mapped[key] = try map(element, to: output, restore: restore, path: &path)
             }
             return .dictionary(mapped)
+        default:
+            let current = path
+            return try scalar(value, to: output, restore: restore, path: { pathText(current) })
+        }
+    }
+
+    /// One scalar ready for `output`; `path` renders where it is, for notes and errors.
+    mutating func scalar(
+        _ value: StoredValue, to output: OutputFormat, restore: Restore, path: () -> String
+    ) throws(ToolFailure) -> StoredValue {
+        switch value {
+        case .date(let date):
+            if output.isJSON {
+                guard let text = DateText.exactISO8601(of: date) else {
+                    throw .input(
+                        "the date at \(path()) (\(date.timeIntervalSinceReferenceDate) seconds from 2001) is outside the years 0000-9999, which ISO 8601 text holds"
+                    )
+                }
+                datesToText.note(path)
+                return .string(text)
+            }
+            if output == .xml, date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate
+            {
+                droppedFractions.note(path)
+            }
+            return value
+        case .double(let double) where output.isJSON && double.isFinite && double.rounded() == double:
+            // JSON writes 1.0 as 1, which reads back as an integer.
+            wholeReals.note(path)
+            return value
+        case .data(let bytes) where output.isJSON:
+            dataToText.note(path)
+            return .string(Self.dataURLPrefix + bytes.base64EncodedString())
+        case .string(let text) where output.isJSON:
+            // --restore would read it back as a date or data: say so, as no mark tells them apart.
+            if text.hasPrefix(Self.dataURLPrefix) || (text.utf8.count >= 20 && DateText.dateFromISO8601(text) != nil) {
+                restorableText.note(path)
+            }
+            return value
+        case .null where !output.isJSON:
+            throw .input("null at \(path()) cannot be written to a property list, which has no null value")
+        case .string(let text) where !output.isJSON && !restore.isEmpty:
+            if restore.contains(.dates), text.utf8.count >= 20, let date = DateText.dateFromISO8601(text) {
+                textToDates.note(path)
+                if output == .xml,
+                    date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate
+                {
+                    droppedFractions.note(path)
+                }
+                return .date(date)
+            }
+            if restore.contains(.data), text.hasPrefix(Self.dataURLPrefix),
+                let bytes = Self.canonicalBase64(String(text.dropFirst(Self.dataURLPrefix.count)))
+            {
+                textToData.note(path)
+                return .data(bytes)
+            }
+            return value
         default:
             return value
         }
@@ -154,6 +174,9 @@ struct FormatMapping {
         add(textToDates, "string(s) were read back as dates (--restore dates)")
         add(textToData, "string(s) were read back as data (--restore data)")
         add(wholeReals, "real(s) with a whole value are written as JSON integers, and read back as integers")
+        add(
+            restorableText,
+            "string(s) look like ISO 8601 dates or data URLs: --restore would read them back as dates or data")
         add(droppedFractions, "date(s) lost their fraction of a second: XML property lists store whole seconds")
         return lines
     }

@@ -40,7 +40,7 @@ enum LintCommand {
             }
         }
         do {
-            try io.write(Data((lines.joined(separator: "\n") + "\n").utf8), "-")
+            try io.write(Array((lines.joined(separator: "\n") + "\n").utf8), "-")
         } catch {
             throw .input("cannot write the results: \(error)")
         }

@@ -36,7 +36,7 @@ enum PrintCommand {
         TreeView.write(read.tree, indent: 0, into: &text)
         text += "\n"
         do {
-            try io.write(Data(text.utf8), "-")
+            try io.write(Array(text.utf8), "-")
         } catch {
             throw .input("cannot write: \(error)")
         }

@@ -60,7 +60,7 @@ package enum Tool {
     /// Writes `text` to standard output; 0, or 1 when it cannot.
     static func printed(_ text: String, io: ToolIO) -> Int32 {
         do {
-            try io.write(Data((text + "\n").utf8), "-")
+            try io.write(Array((text + "\n").utf8), "-")
             return 0
         } catch {
             io.message("rawcoding: cannot write to standard output: \(error)")

@@ -7,8 +7,10 @@ enum ToolLimits {
     static let options: Set<String> = ["--max-bytes", "--max-depth", "--max-values"]
 
     /// 4 GiB of input, nesting 512 deep (the library's default: readers recurse once per
-    /// level), 1 << 31 values.
-    static let `default` = Limits(maximumInputSize: 4 << 30, maximumDepth: 512, maximumValueCount: 1 << 31)
+    /// level), 134,217,728 values: more than a 1 GB JSON document of numbers holds, and few
+    /// enough that a binary property list whose shared references expand past it is refused
+    /// instead of filling memory.
+    static let `default` = Limits(maximumInputSize: 4 << 30, maximumDepth: 512, maximumValueCount: 1 << 27)
 
     static func read(_ arguments: Arguments) throws(ToolFailure) -> Limits {
         var limits = Self.default

@@ -3,13 +3,18 @@ extension RawCodingError {
     package init(_ failure: FormatFailure, subject: Any.Type) {
         self.init(
             kind: failure.kind, typeName: String(reflecting: subject),
-            codingPath: failure.path.map { step in
-                switch step {
-                case .key(let key): StoredCodingKey(stringValue: key)
-                case .index(let index): StoredCodingKey(index: index)
-                }
-            },
+            codingPath: failure.path.map(\.codingKey),
             reason: failure.reason,
             position: failure.position)
+    }
+}
+
+extension TreePathStep {
+    /// The step as a coding key, for paths in errors and messages.
+    var codingKey: any CodingKey {
+        switch self {
+        case .key(let key): StoredCodingKey(stringValue: key)
+        case .index(let index): StoredCodingKey(index: index)
+        }
     }
 }

@@ -28,8 +28,8 @@ struct ToolRun {
                 if let data = box.files[path] { return data }
                 return try Data(contentsOf: URL(fileURLWithPath: path))
             },
-            write: { data, path in
-                if path == "-" { box.output.append(data) } else { box.files[path] = data }
+            write: { bytes, path in
+                if path == "-" { box.output.append(contentsOf: bytes) } else { box.files[path] = Data(bytes) }
             },
             message: { box.messages.append($0) }, messagesGoToTerminal: false)
         let status = Tool.run(arguments, io: io)

@@ -95,6 +95,54 @@ struct ToolTests {
                 "note: 2 string(s) were read back as dates (--restore dates) (first at account.joined)"))
     }
 
+    /// Each command's output and errors, as a transcript: the command, its exit status, what
+    /// it wrote to standard error and to standard output.
+    @Test func transcriptsOfOutputAndErrors() {
+        let files: [String: Data] = [
+            "null.json": Data(#"{"a":{"b":[1,null]}}"#.utf8),
+            "decimal.json": Data(#"{"price":[0.10000000000000001]}"#.utf8),
+            "bad.json": Data(#"{"a":[1,2"#.utf8),
+            "when.json": Data(#"{"at":"2026-11-30T20:24:18.25Z","raw":"data:;base64,AP8="}"#.utf8),
+        ]
+        let invocations: [[String]] = [
+            ["extract", "account", Self.settings],
+            ["extract", "window.width", Self.settings, "--to", "json"],
+            ["extract", "", Self.settings, "--to", "xml"],
+            ["extract", "account.phone", Self.settings],
+            ["extract", "a..b", Self.settings],
+            ["convert", "null.json", "--to", "binary"],
+            ["convert", "decimal.json", "--to", "xml"],
+            ["convert", "decimal.json", "--to", "json"],
+            ["convert", "bad.json", "--to", "json"],
+            ["convert", "missing.json", "--to", "json"],
+            ["convert", "when.json", "--to", "xml", "--restore", "dates,data"],
+            ["convert", "when.json", "--to", "xml", "--restore", "times"],
+            ["print", "bad.json"],
+            ["print", "when.json", "extra"],
+            ["lint", "bad.json", "when.json", "missing.json"],
+            ["fixtures", "list"],
+        ]
+        var transcript = ""
+        for arguments in invocations {
+            let run = ToolRun.run(arguments, files: files)
+            transcript += "$ rawcoding \(arguments.joined(separator: " "))\nexit \(run.status)\n"
+            for line in run.messages { transcript += "stderr: \(line)\n" }
+            transcript += run.outputText + (run.output.isEmpty || run.outputText.hasSuffix("\n") ? "" : "\n")
+            transcript += "\n"
+        }
+        expectFixture(portable(transcript), fixture: "transcripts", fileExtension: "txt")
+    }
+
+    @Test func stringsThatRestoreWouldMisreadAreNoted() {
+        let input = Data(#"{"note":"2026-11-30T20:24:18Z","blob":"data:;base64,AAA=","plain":"work"}"#.utf8)
+        let run = ToolRun.run(["convert", "-", "--to", "json"], input: input)
+        #expect(run.status == 0)
+        #expect(
+            run.messages == [
+                "rawcoding: note: 2 string(s) look like ISO 8601 dates or data URLs: --restore would read them back as dates or data (first at note)"
+            ])
+    }
+
     @Test func convertRefusesNullForPropertyListsAndReportsUnreadableInput() {
         let null = ToolRun.run(["convert", "-", "--to", "xml"], input: Data(#"{"a":{"b":[1,null]}}"#.utf8))
         #expect(null.status == 1)
@@ -174,7 +222,7 @@ struct FixturesCheckToolTests {
                 Fixtures/S/Broken.json: JSON error at 1:6 (byte offset 5): unexpected end of input; expected a value (in a)
                 Fixtures/S/Pinned-v1.json: not in canonical JSON form (first difference at byte offset 2)
                 Fixtures/S/Unsorted.json: not in canonical JSON form (first difference at byte offset 2)
-                5 file(s) checked under Fixtures
+                4 file(s) checked under Fixtures
 
                 """)
 
@@ -187,6 +235,13 @@ struct FixturesCheckToolTests {
         #expect(
             fix.outputText.contains(
                 "Pinned-v1.json: not in canonical JSON form (first difference at byte offset 2); left as it is"))
+
+        // Files that are not stored forms are listed in .rawcoding-fixtures-ignore.
+        try Data("# inputs\nS/Broken.json\nS/Pinned-v1.json\nS/Unsorted.json\n".utf8)
+            .write(to: root.appendingPathComponent("Fixtures/.rawcoding-fixtures-ignore"))
+        let ignoring = ToolRun.run(["fixtures", "check", folder])
+        #expect(ignoring.status == 0, "\(ignoring.outputText)")
+        #expect(ignoring.outputText.hasSuffix("1 file(s) checked under \(folder)\n"), "\(ignoring.outputText)")
     }
 
     /// SHA-256 from `sha256sum`, the oracle.

@@ -93,18 +93,28 @@ struct JSONParser {
     // MARK: Structure
 
     mutating func parseDocument() throws(FormatFailure) -> StoredValue {
+        try startDocument()
+        let value = try parseValue()
+        try endDocument()
+        return value
+    }
+
+    /// Skips a byte-order mark and whitespace up to the document's value.
+    mutating func startDocument() throws(FormatFailure) {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
         guard index < bytes.count else {
             throw malformed(
                 bytes.isEmpty ? "empty input; expected a JSON value" : "no JSON value, only whitespace", at: index)
         }
-        let value = try parseValue()
+    }
+
+    /// Checks that only whitespace follows the document's value.
+    mutating func endDocument() throws(FormatFailure) {
         skipWhitespace()
         guard index == bytes.count else {
             throw malformed("unexpected \(describe(bytes[index])) after the JSON value", at: index)
         }
-        return value
     }
 
     @inline(__always)

@@ -125,10 +125,24 @@ struct BinaryPropertyListLayout {
         case .int(let number): return self.number(value, kind: .int, bits: UInt64(bitPattern: number))
         case .uint(let number): return self.number(value, kind: .uint, bits: number)
         case .double(let number): return self.number(value, kind: .double, bits: number.bitPattern)
+        case .decimal:
+            let double = try Self.writable(value)
+            return self.number(double, kind: .double, bits: double.doubleValue?.bitPattern ?? 0)
+        case .date(let date):
+            _ = try Self.writable(value)
+            return number(value, kind: .date, bits: date.timeIntervalSinceReferenceDate.bitPattern)
+        case .string(let text): return scalar(value, key: .string(ExactText(text: text)))
+        case .data(let data): return scalar(value, key: .data(data))
+        }
+    }
+
+    /// A decimal as the real that holds it exactly, a date its readers take; other scalars as
+    /// they are. Property lists have no decimals, and no date beyond 2^53 seconds of 2001.
+    static func writable(_ value: StoredValue) throws(FormatFailure) -> StoredValue {
+        switch value {
         case .decimal(let number):
-            // Property lists have no decimals: a real when one holds it exactly.
             guard let double = number.exactDouble else { throw .unwritable(number.propertyListRefusal) }
-            return self.number(.double(double), kind: .double, bits: double.bitPattern)
+            return .double(double)
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
             guard seconds.isFinite, seconds.magnitude <= BinaryPropertyListSpec.largestDateOffset else {
@@ -136,9 +150,9 @@ struct BinaryPropertyListLayout {
                     "a binary property list cannot hold a date \(seconds) seconds from 2001: its readers take finite dates within 2^53 seconds (285 million years) of 2001"
                 )
             }
-            return number(value, kind: .date, bits: seconds.bitPattern)
-        case .string(let text): return scalar(value, key: .string(ExactText(text: text)))
-        case .data(let data): return scalar(value, key: .data(data))
+            return value
+        default:
+            return value
         }
     }
 

@@ -1,0 +1,99 @@
+import Foundation
+import RawCoding
+import Testing
+
+/// JSON to binary property lists without a tree: the same values, errors and limits as
+/// reading the JSON and writing the tree.
+@Suite("Streaming JSON to binary property list")
+struct StreamingConversionTests {
+    func stream(_ text: String, limits: Limits = .default) throws -> Data {
+        Data(try JSONToBinaryPropertyList.convert(Data(text.utf8), limits: limits) { value, _ in value })
+    }
+
+    /// JSON's values: no dates or bytes, no NaN, no null (property lists have none).
+    static func jsonSafe(_ value: StoredValue) -> StoredValue? {
+        switch value {
+        case .null, .date, .data: return nil
+        case .double(let double) where !double.isFinite: return nil
+        case .array(let elements): return .array(elements.compactMap(jsonSafe))
+        case .dictionary(let dictionary):
+            return .dictionary(
+                StoredDictionary(dictionary.compactMap { entry in jsonSafe(entry.value).map { (entry.key, $0) } }))
+        default: return value
+        }
+    }
+
+    @Test func randomDocumentsGiveTheTreesValues() throws {
+        var generator = SeededGenerator(state: 0x5757_EA11)
+        var checked = 0
+        for _ in 0..<1_000 {
+            guard let tree = Self.jsonSafe(StoredValue.random(using: &generator, depth: 5, propertyListSafe: true))
+            else {
+                continue
+            }
+            let text = String(decoding: try JSONWriter().write(tree), as: UTF8.self)
+            let expected = try JSONReader().read(Data(text.utf8))
+            let binary = try stream(text)
+            #expect(try BinaryPropertyListReader().read(binary) == expected, "\(text)")
+            checked += 1
+        }
+        #expect(checked > 500)
+    }
+
+    @Test func errorsAndLimitsMatchTheReader() throws {
+        let cases = [
+            #"{"a":[1,2,}"#, #"{"a" 1}"#, "[1] x", "", #"{"k":[true,fals]}"#, "[[[[1]]]]", #"{"s":"\uD800"}"#,
+            "[1 2]", #"{"a":1 "b":2}"#, #"{"a":[[1],[2 3]]}"#, #"{"a":{"b":1,}}"#,
+        ]
+        let limits = Limits(maximumInputSize: 1 << 20, maximumDepth: 3, maximumValueCount: 100)
+        for text in cases {
+            let expected = #expect(throws: RawCodingError.self) { try JSONReader(limits: limits).read(Data(text.utf8)) }
+            var thrown: (any Error)?
+            do {
+                _ = try stream(text, limits: limits)
+            } catch {
+                thrown = error
+            }
+            let failure = try #require(thrown as? FormatFailure, "\(text)")
+            let streamed = RawCodingError(failure, subject: StoredValue.self)
+            #expect(streamed.reason == expected?.reason, "\(text)")
+            #expect(streamed.position == expected?.position, "\(text)")
+            #expect(streamed.codingPathDescription == expected?.codingPathDescription, "\(text)")
+        }
+    }
+
+    @Test func whatAPropertyListCannotHoldIsRefusedWithItsPath() throws {
+        for (text, path, words) in [
+            (#"{"a":{"b":[1,null]}}"#, "a.b[1]", "no null"),
+            (#"[0.10000000000000001]"#, "[0]", "not exactly a real"),
+        ] {
+            var thrown: (any Error)?
+            do {
+                _ = try stream(text)
+            } catch {
+                thrown = error
+            }
+            let error = RawCodingError(try #require(thrown as? FormatFailure), subject: StoredValue.self)
+            #expect(error.codingPathDescription == path)
+            #expect(error.reason.contains(words), "\(error)")
+        }
+        // More values and keys than the reader of the result takes.
+        #expect(throws: FormatFailure.self) {
+            try stream(#"{"a":1,"b":2,"c":3}"#, limits: Limits(maximumValueCount: 6))
+        }
+        #expect(
+            try BinaryPropertyListReader().read(stream(#"{"a":1,"b":2,"c":3}"#, limits: Limits(maximumValueCount: 7)))
+                == ["a": 1, "b": 2, "c": 3])
+    }
+
+    @Test(Python.required) func plistlibReadsTheStreamingLayout() throws {
+        let binary = try stream(
+            #"{"name":"Ada","tags":["math","🙂",""],"n":[1,-2,3.5,18446744073709551615],"t":true,"f":false}"#)
+        let result = try Python.run(
+            "import plistlib,sys; v=plistlib.load(open(sys.argv[1],'rb')); print(sorted(v.items()))", input: binary)
+        #expect(
+            result.output
+                == "[('f', False), ('n', [1, -2, 3.5, 18446744073709551615]), ('name', 'Ada'), ('t', True), ('tags', ['math', '🙂', ''])]\n",
+            "\(result.errors)")
+    }
+}
