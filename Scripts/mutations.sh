@@ -382,6 +382,33 @@ after: mutating func fail(_ message: String, actual: Data?
 line: guard let actual, let (name, folder) = environment.lookup(FixtureEnvironment.artifacts) else {
 becomes: guard let actual, let (name, folder) = environment.lookup("NO_SUCH_VARIABLE") else {
 tests: HistoricalFixtureTests
+name: streaming conversion errors lose their path
+file: Sources/RawCoding/Formats/JSON/JSONParser+Streaming.swift
+after: } catch let failure as FormatFailure {
+line: for step in open.reversed().compactMap(\.step) { located = located.inside(step) }
+becomes: for step in [TreePathStep]() { located = located.inside(step) }
+tests: StreamingConversionTests
+
+name: --restore data takes any Base64 string for data
+file: Sources/RawCodingCommandLine/FormatMapping.swift
+after: mutating func scalar(
+line: if restore.contains(.data), text.hasPrefix(Self.dataURLPrefix),
+becomes: if restore.contains(.data), text.hasPrefix("") || text.hasPrefix(Self.dataURLPrefix),
+tests: ToolTests
+
+name: fixtures --fix rewrites pinned fixtures
+file: Sources/RawCodingCommandLine/FixturesCommand.swift
+after: static func run(
+line: if fix, pins.contains(SHA256.hex(of: data)) {
+becomes: if fix, pins.contains(SHA256.hex(of: data)), false {
+tests: FixturesCheckToolTests
+
+name: the tool lets shared references expand past a billion values
+file: Sources/RawCodingCommandLine/ToolLimits.swift
+after: enum ToolLimits {
+line: maximumValueCount: 1 << 27)
+becomes: maximumValueCount: 1 << 31)
+tests: ToolInputTests
 LIST
 )
 
