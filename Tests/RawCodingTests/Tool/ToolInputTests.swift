@@ -22,7 +22,11 @@ struct ToolInputTests {
         for name in files {
             let path = Self.hostile.appendingPathComponent(name).path
             let lint = ToolRun.run(["lint", path])
-            #expect(lint.status == 1, "\(name): \(lint.outputText)")
+            // An input lint takes would be converted whole (a shared-reference bomb fills memory).
+            guard lint.status == 1 else {
+                Issue.record("lint accepted the hostile input \(name): \(lint.outputText)")
+                continue
+            }
             #expect(lint.outputText.split(separator: "\n").count == 1, "\(name)")
             #expect(lint.outputText.hasPrefix("\(path): ") && lint.outputText.contains(" error at "), "\(name)")
             for target in ["json", "binary"] {
