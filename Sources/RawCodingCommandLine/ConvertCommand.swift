@@ -49,7 +49,6 @@ enum ConvertCommand {
         let limits = try ToolLimits.read(parsed)
 
         let data = try Document.bytes(of: input, io: io)
-        Progress.announce(bytes: data.count, path: input, io: io)
         var mapping = FormatMapping()
         var bytes: [UInt8]
         if target == .binary, data.count > streamingThreshold, source.format(for: data) is JSONTreeFormat {

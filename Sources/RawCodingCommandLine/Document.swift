@@ -54,10 +54,13 @@ enum OutputFormat: String, CaseIterable {
 
 /// Reading a whole input file into a tree, with the error line the commands print.
 enum Document {
-    /// The file's bytes; an unreadable file is an input error naming it.
+    /// The file's bytes (announced on a terminal when large); an unreadable file is an input
+    /// error naming it.
     static func bytes(of path: String, io: ToolIO) throws(ToolFailure) -> Data {
         do {
-            return try io.read(path)
+            let data = try io.read(path)
+            Progress.announce(bytes: data.count, path: path, io: io)
+            return data
         } catch {
             var isDirectory: ObjCBool = false
             let reason =
