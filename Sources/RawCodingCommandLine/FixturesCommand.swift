@@ -59,6 +59,7 @@ enum FixturesCommand {
         var checked = 0
         for path in files {
             let name = (path as NSString).lastPathComponent
+            guard [".json", ".plist"].contains(where: name.hasSuffix) else { continue }  // not a stored form
             let data = try Document.bytes(of: path, io: io)
             guard let format = format(forName: name, data: data) else { continue }
             checked += 1
