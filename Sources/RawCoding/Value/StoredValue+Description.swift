@@ -45,7 +45,8 @@ extension StoredValue: CustomStringConvertible, CustomDebugStringConvertible {
         }
     }
 
-    private static func quoted(_ text: String) -> String {
+    /// `text` in double quotes, with quotes, backslashes and control characters escaped.
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

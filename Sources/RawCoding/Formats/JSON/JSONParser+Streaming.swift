@@ -119,16 +119,7 @@ extension JSONParser {
     mutating func readKey(
         into container: inout OpenContainer, writer: inout StreamingBinaryPropertyListWriter
     ) throws(FormatFailure) {
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-            throw unexpected(at: index, expecting: "a string key")
-        }
-        let key = try parseString(interning: true)
-        skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-            throw unexpected(at: index, expecting: "':' after the key")
-        }
-        index += 1
-        skipWhitespace()
+        let key = try parseKey()
         container.key = key
         try writer.countPlaces(1)
         container.keys.append(try writer.string(key))

@@ -217,16 +217,7 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw unexpected(at: index, expecting: "a string key")
-            }
-            let key = try parseString(interning: true)
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw unexpected(at: index, expecting: "':' after the key")
-            }
-            index += 1
-            skipWhitespace()
+            let key = try parseKey()
             do {
                 entries.append((key, try parseValue()))
             } catch {
@@ -242,6 +233,22 @@ struct JSONParser {
         }
         depth -= 1
         return .dictionary(StoredDictionary(readEntries: entries))
+    }
+
+    /// Reads `"key":` and the whitespace after it.
+    @inline(__always)
+    mutating func parseKey() throws(FormatFailure) -> String {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            throw unexpected(at: index, expecting: "a string key")
+        }
+        let key = try parseString(interning: true)
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw unexpected(at: index, expecting: "':' after the key")
+        }
+        index += 1
+        skipWhitespace()
+        return key
     }
 
     // MARK: Strings
