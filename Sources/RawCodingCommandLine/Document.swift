@@ -94,10 +94,9 @@ enum Document {
     static func shortPath(_ error: RawCodingError) -> String {
         let path = error.codingPath
         guard path.count > 12 else { return error.codingPathDescription }
-        let head = RawCodingError(kind: error.kind, typeName: "", codingPath: Array(path.prefix(8)), reason: "")
-        let tail = RawCodingError(kind: error.kind, typeName: "", codingPath: Array(path.suffix(2)), reason: "")
-        let separator = tail.codingPathDescription.hasPrefix("[") ? "" : "."
-        return "\(head.codingPathDescription)…(\(path.count - 10) more)…\(separator)\(tail.codingPathDescription)"
+        let tail = CodingPathFormatter.render(Array(path.suffix(2)))
+        let separator = tail.hasPrefix("[") ? "" : "."
+        return "\(CodingPathFormatter.render(Array(path.prefix(8))))…(\(path.count - 10) more)…\(separator)\(tail)"
     }
 
     /// `line:column (byte offset N)` for text, `byte offset N` for binary.

@@ -33,13 +33,14 @@ enum ExtractCommand {
         let read = try Document.tree(
             data, path: path, from: try InputFormat.read(parsed.values["--from"]), limits: limits)
         var value = read.tree
-        var walked: [String] = []
+        var walked: [any CodingKey] = []
         for step in steps {
             guard let next = step.value(in: value) else {
                 throw .input(
-                    "\(Document.display(path)): no value at \(keyPath): \(step.miss(in: value, at: pathText(walked)))")
+                    "\(Document.display(path)): no value at \(keyPath): \(step.miss(in: value, at: CodingPathFormatter.render(walked)))"
+                )
             }
-            walked.append(step.text)
+            walked.append(step.codingKey)
             value = next
         }
         var mapping = FormatMapping()
@@ -66,10 +67,10 @@ enum KeyPath {
     case key(String)
     case index(Int)
 
-    var text: String {
+    var codingKey: any CodingKey {
         switch self {
-        case .key(let key): key
-        case .index(let index): "[\(index)]"
+        case .key(let key): StoredCodingKey(stringValue: key)
+        case .index(let index): StoredCodingKey(index: index)
         }
     }
 

@@ -60,19 +60,19 @@ struct FormatMapping {
     mutating func map(_ tree: StoredValue, to output: OutputFormat, restoring restore: Restore) throws(ToolFailure)
         -> StoredValue
     {
-        var path: [String] = []
+        var path: [any CodingKey] = []
         return try map(tree, to: output, restore: restore, path: &path)
     }
 
     private mutating func map(
-        _ value: StoredValue, to output: OutputFormat, restore: Restore, path: inout [String]
+        _ value: StoredValue, to output: OutputFormat, restore: Restore, path: inout [any CodingKey]
     ) throws(ToolFailure) -> StoredValue {
         switch value {
         case .array(let elements):
             var mapped: [StoredValue] = []
             mapped.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                path.append("[\(index)]")
+                path.append(StoredCodingKey(index: index))
                 defer { path.removeLast() }
                 mapped.append(try map(element, to: output, restore: restore, path: &path))
             }
@@ -80,14 +80,14 @@ struct FormatMapping {
         case .dictionary(let dictionary):
             var mapped = StoredDictionary(minimumCapacity: dictionary.count)
             for (key, element) in dictionary {
-                path.append(key)
+                path.append(StoredCodingKey(stringValue: key))
                 defer { path.removeLast() }
                 mapped[key] = try map(element, to: output, restore: restore, path: &path)
             }
             return .dictionary(mapped)
         default:
             let current = path
-            return try scalar(value, to: output, restore: restore, path: { pathText(current) })
+            return try scalar(value, to: output, restore: restore, path: { CodingPathFormatter.render(current) })
         }
     }
 
@@ -180,14 +180,4 @@ struct FormatMapping {
         add(droppedFractions, "date(s) lost their fraction of a second: XML property lists store whole seconds")
         return lines
     }
-}
-
-/// `a.b[2].c`; `<top level>` for the root.
-func pathText(_ path: [String]) -> String {
-    guard !path.isEmpty else { return "<top level>" }
-    var text = ""
-    for step in path {
-        if step.hasPrefix("[") || text.isEmpty { text += step } else { text += "." + step }
-    }
-    return text
 }

@@ -1,6 +1,6 @@
 /// Renders coding paths the way people write key paths: `items[2].name`.
-enum CodingPathFormatter {
-    static func render(_ path: [any CodingKey]) -> String {
+package enum CodingPathFormatter {
+    package static func render(_ path: [any CodingKey]) -> String {
         guard !path.isEmpty else { return "<top level>" }
         var text = ""
         for key in path {

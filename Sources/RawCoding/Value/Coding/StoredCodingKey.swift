@@ -1,20 +1,20 @@
 /// A coding key made at run time: array positions in coding paths (`Index 3`, as Foundation
 /// names them), `super`, and converted keys.
-struct StoredCodingKey: CodingKey, Sendable {
-    var stringValue: String
-    var intValue: Int?
+package struct StoredCodingKey: CodingKey, Sendable {
+    package var stringValue: String
+    package var intValue: Int?
 
-    init(stringValue: String) {
+    package init(stringValue: String) {
         self.stringValue = stringValue
         intValue = nil
     }
 
-    init(intValue: Int) {
+    package init(intValue: Int) {
         stringValue = "\(intValue)"
         self.intValue = intValue
     }
 
-    init(index: Int) {
+    package init(index: Int) {
         stringValue = "Index \(index)"
         intValue = index
     }
