@@ -15,10 +15,9 @@ public struct StoredDecoding<Value> {
     /// Whether writing the value back would change the payload's form: it was migrated from
     /// an earlier version or had keys filled in.
     public var isOutdated: Bool {
-        !filledKeyPaths.isEmpty
-            || (storedVersion.map { version in
-                (Value.self as? any StoredVersioned.Type).map { version < $0.storedVersion } ?? false
-            } ?? false)
+        guard filledKeyPaths.isEmpty else { return true }
+        guard let storedVersion, let versioned = Value.self as? any StoredVersioned.Type else { return false }
+        return storedVersion < versioned.storedVersion
     }
 }
 

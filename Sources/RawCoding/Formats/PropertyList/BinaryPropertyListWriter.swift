@@ -125,9 +125,9 @@ struct BinaryPropertyListLayout {
         case .int(let number): return self.number(value, kind: .int, bits: UInt64(bitPattern: number))
         case .uint(let number): return self.number(value, kind: .uint, bits: number)
         case .double(let number): return self.number(value, kind: .double, bits: number.bitPattern)
-        case .decimal:
-            let double = try Self.writable(value)
-            return self.number(double, kind: .double, bits: double.doubleValue?.bitPattern ?? 0)
+        case .decimal(let number):
+            let double = try Self.exactReal(number)
+            return self.number(.double(double), kind: .double, bits: double.bitPattern)
         case .date(let date):
             _ = try Self.writable(value)
             return number(value, kind: .date, bits: date.timeIntervalSinceReferenceDate.bitPattern)
@@ -141,8 +141,7 @@ struct BinaryPropertyListLayout {
     static func writable(_ value: StoredValue) throws(FormatFailure) -> StoredValue {
         switch value {
         case .decimal(let number):
-            guard let double = number.exactDouble else { throw .unwritable(number.propertyListRefusal) }
-            return .double(double)
+            return .double(try exactReal(number))
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
             guard seconds.isFinite, seconds.magnitude <= BinaryPropertyListSpec.largestDateOffset else {
@@ -154,6 +153,12 @@ struct BinaryPropertyListLayout {
         default:
             return value
         }
+    }
+
+    /// The real that holds `number` exactly: property lists have no decimals.
+    static func exactReal(_ number: Decimal) throws(FormatFailure) -> Double {
+        guard let double = number.exactDouble else { throw .unwritable(number.propertyListRefusal) }
+        return double
     }
 
     func placesFailure() -> FormatFailure {
