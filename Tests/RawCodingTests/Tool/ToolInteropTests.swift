@@ -47,13 +47,7 @@ struct ToolInteropTests {
                         print('same', name, '->', target)
             sys.exit(1 if failures else 0)
             """
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "rawcoding-corpus-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let python = try #require(Python.executable)
-        let result = try ChildProcess.run(
-            python, ["-c", program, try ChildProcess.product("rawcoding").path, folder.path])
+        let result = try runWithTheTool(program) { _ in }
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         #expect(result.output.components(separatedBy: "same ").count - 1 == 8, "\(result.output)")
     }
@@ -82,24 +76,34 @@ struct ToolInteropTests {
             peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
             print(run.returncode, size, peak, run.stderr.strip())
             """
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "rawcoding-large-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let python = try #require(Python.executable)
-        let result = try ChildProcess.run(
-            python, ["-c", program, try ChildProcess.product("rawcoding").path, folder.path])
+        var converted = Data()
+        let result = try runWithTheTool(program) { folder in
+            converted = try Data(contentsOf: folder.appendingPathComponent("large.plist"))
+        }
         let fields = result.output.split(separator: " ", maxSplits: 3).map(String.init)
         try #require(fields.count >= 3, "\(result.output)\(result.errors)")
         let (status, size, peak) = (Int(fields[0]), Int(fields[1]) ?? 0, Int(fields[2]) ?? .max)
         #expect(status == 0, "\(result.output)")
         #expect(size > 30_000_000)
         #expect(peak <= 4 * size, "peak resident memory \(peak) bytes for \(size) bytes of JSON")
-        let converted = try Data(contentsOf: folder.appendingPathComponent("large.plist"))
         let features = try BinaryPropertyListReader(
             limits: Limits(maximumInputSize: 1 << 30, maximumValueCount: 1 << 26)
         )
         .read(converted)["features"]?.arrayValue
         #expect((features?.count ?? 0) > 700)
+    }
+
+    /// Runs `python -c program <rawcoding binary> <folder>` in a fresh folder, then `inspect` on
+    /// the folder before it is removed.
+    func runWithTheTool(_ program: String, inspect: (URL) throws -> Void) throws -> ChildProcess {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rawcoding-tool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let python = try #require(Python.executable)
+        let result = try ChildProcess.run(
+            python, ["-c", program, try ChildProcess.product("rawcoding").path, folder.path])
+        try inspect(folder)
+        return result
     }
 }
