@@ -7,11 +7,14 @@ let package = Package(
     platforms: [.macOS(.v11), .iOS(.v14), .tvOS(.v14), .watchOS(.v7), .visionOS(.v1)],
     products: [
         .library(name: "RawCoding", targets: ["RawCoding"]),
+        .library(name: "RawCodingStores", targets: ["RawCodingStores"]),
         .library(name: "RawCodingTesting", targets: ["RawCodingTesting"]),
         .executable(name: "rawcoding", targets: ["rawcoding"]),
     ],
     targets: [
         .target(name: "RawCoding"),
+        // Key-value stores, `@Stored`, change streams and the store contract.
+        .target(name: "RawCodingStores", dependencies: ["RawCoding"]),
         // Fixture round-trip checks for Swift Testing and XCTest (both ship with the toolchain).
         .target(name: "RawCodingTesting", dependencies: ["RawCoding"]),
         // The command-line tool's logic, testable in process; `rawcoding` is its thin `main`.

@@ -15,6 +15,8 @@ import Foundation
 ///   lost. Empty text is not reported: it is what a failed `rawValue` returned, and that
 ///   failure was reported already.
 /// - ``Event/Kind/recursionTrap``: a type re-entered its own `rawValue` or `init?(rawValue:)`.
+/// - ``Event/Kind/writeFailed``: a non-throwing setter (a store's property wrapper) could not
+///   store a value; what was stored before is unchanged.
 ///
 /// The default handler, ``standardError``, writes one line per distinct message to standard
 /// error and counts repeats instead of printing them (see ``repeatCounts``): a loop that fails
@@ -38,6 +40,8 @@ public enum RawCodingDiagnostics {
             public static let storedValueDidNotDecode = Kind(name: "storedValueDidNotDecode")
             /// A type re-entered its own `rawValue` or `init?(rawValue:)`.
             public static let recursionTrap = Kind(name: "recursionTrap")
+            /// A non-throwing setter could not store a value; the stored value is unchanged.
+            public static let writeFailed = Kind(name: "writeFailed")
 
             public var description: String { name }
         }
@@ -129,7 +133,7 @@ public enum RawCodingDiagnostics {
     }
 
     /// Sends `error` to the task's handler if one is set, otherwise to the process-wide one.
-    static func report(_ error: RawCodingError, as kind: Event.Kind) {
+    package static func report(_ error: RawCodingError, as kind: Event.Kind) {
         (scoped ?? handler)(Event(kind: kind, error: error))
     }
 }

@@ -37,6 +37,10 @@ public struct RawCodingError: Error, CustomStringConvertible, CustomDebugStringC
         /// written by a newer version, a step is missing, or a step threw. Nothing was
         /// written; the stored payload is as it was.
         public static let migrationFailed = Kind(name: "migrationFailed")
+        /// Storage under a key-value store failed: a file could not be read, written, renamed
+        /// or locked, or a store refused a key. ``RawCodingError/typeName`` names the store and
+        /// ``RawCodingError/codingPath`` starts with the key.
+        public static let storageFailed = Kind(name: "storageFailed")
 
         public var description: String { name }
     }
@@ -100,6 +104,7 @@ public struct RawCodingError: Error, CustomStringConvertible, CustomDebugStringC
         case .encodingFailed: verb = "Could not encode"
         case .recursionTrap: verb = "Recursion trap in"
         case .migrationFailed: verb = "Could not migrate"
+        case .storageFailed: verb = "Storage failed in"
         default: verb = "Could not decode"
         }
         let text = "\(verb) \(typeName) at \(codingPathDescription): \(reason)"

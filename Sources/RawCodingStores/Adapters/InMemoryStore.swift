@@ -1,0 +1,162 @@
+import Foundation
+import RawCoding
+
+/// A store in memory, for tests, previews and examples, optionally with another store's
+/// quotas (``KeyValueStoreLimits/ubiquitousKeyValueStore``).
+///
+/// Instances made with ``init(sharingStorageWith:)`` share one storage, as two
+/// `UserDefaults` objects share a suite: a write through one is read and observed through
+/// the other. ``simulateExternalChange(_:forKey:)`` changes a value as a sync service or
+/// another process would, so code that must react to such changes can be tested.
+///
+/// ```swift
+/// let cloud = InMemoryStore(limits: .ubiquitousKeyValueStore)
+/// try cloud.write("dark", forKey: "theme")
+/// cloud.simulateExternalChange("light", forKey: "theme")
+/// ```
+public final class InMemoryStore: KeyValueStore {
+    final class Storage: Sendable {
+        struct State {
+            var values: [String: StoredValue] = [:]
+            var sizes: [String: Int] = [:]
+            var setAside: [SetAsidePayload] = []
+            var nextSetAside = 0
+        }
+
+        let state = Locked(State())
+        let broadcaster = StoreChangeBroadcaster()
+        let limits: KeyValueStoreLimits
+        let codec: any Codec
+
+        init(limits: KeyValueStoreLimits, codec: any Codec) {
+            self.limits = limits
+            self.codec = codec
+        }
+    }
+
+    private let storage: Storage
+
+    public var codec: any Codec { storage.codec }
+
+    /// The quotas this store enforces.
+    public var limits: KeyValueStoreLimits { storage.limits }
+
+    /// Creates an empty store.
+    /// - Parameters:
+    ///   - limits: Quotas checked before each write; ``KeyValueStoreLimits/unlimited`` by default.
+    ///   - codec: The tree representation values are encoded in; a binary property list by
+    ///     default, as the tree stores this one stands in for keep.
+    public init(limits: KeyValueStoreLimits = .unlimited, codec: any Codec = .propertyList(.binary)) {
+        storage = Storage(limits: limits, codec: codec)
+    }
+
+    /// Creates another instance on the same storage as `other`.
+    /// - Parameter other: The store whose storage to share.
+    public init(sharingStorageWith other: InMemoryStore) {
+        storage = other.storage
+    }
+
+    public func read(_ key: String) throws(RawCodingError) -> StoredValue? {
+        storage.state.withLock { $0.values[key] }
+    }
+
+    public func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
+        try update(key) { $0 = value }
+    }
+
+    public func remove(_ key: String) throws(RawCodingError) {
+        try update(key) { $0 = nil }
+    }
+
+    public func update<Result>(
+        _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
+    ) throws(RawCodingError) -> Result {
+        let (result, changed) = try storage.state.withLock { state throws(RawCodingError) in
+            let old = state.values[key]
+            var value = old
+            let result = try body(&value)
+            guard value != old else { return (result, false) }
+            if let value {
+                let size = try checked(value, key: key, sizes: state.sizes)
+                state.values[key] = value
+                state.sizes[key] = size
+            } else {
+                state.values[key] = nil
+                state.sizes[key] = nil
+            }
+            return (result, true)
+        }
+        if changed { storage.broadcaster.send(key: key, from: self) }
+        return result
+    }
+
+    /// Refuses what the store's limits or the tree's form do not allow; the value's size.
+    private func checked(_ value: StoredValue, key: String, sizes: [String: Int]) throws(RawCodingError) -> Int {
+        if value.isNull {
+            throw RawCodingError(
+                kind: .encodingFailed, typeName: "InMemoryStore", codingPath: [StoredCodingKey(stringValue: key)],
+                reason: "a store cannot hold null at the top level; remove the key instead")
+        }
+        guard storage.limits != .unlimited else { return 0 }
+        let size: Int
+        do throws(RawCodingError) {
+            size = try KeyValueStoreLimits.size(of: value, key: key)
+        } catch {
+            throw error.at(key: key)
+        }
+        try storage.limits.check(writing: key, size: size, into: sizes, store: InMemoryStore.self)
+        return size
+    }
+
+    public func keys() throws(RawCodingError) -> [String] {
+        storage.state.withLock { $0.values.keys.sorted() }
+    }
+
+    public func observe(_ handler: @escaping @Sendable (StoreChange) -> Void) -> StoreObservation {
+        storage.broadcaster.add(for: self, handler)
+    }
+
+    /// Changes a value as a change from outside the process would (a sync service, another
+    /// device): observers see ``StoreChange/Origin/external``. Quotas are not checked, as a
+    /// server does not ask, but the value must be one a property list can hold.
+    /// - Parameters:
+    ///   - value: The new tree, or `nil` to remove the key.
+    ///   - key: The key.
+    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/encodingFailed`` for a tree
+    ///   with `null` in it; nothing changes.
+    public func simulateExternalChange(_ value: StoredValue?, forKey key: String) throws(RawCodingError) {
+        let size: Int?
+        do throws(RawCodingError) {
+            size = try value.map { value throws(RawCodingError) in try KeyValueStoreLimits.size(of: value, key: key) }
+        } catch {
+            throw error.at(key: key)
+        }
+        storage.state.withLock { state in
+            state.values[key] = value
+            state.sizes[key] = size
+        }
+        storage.broadcaster.send(key: key, from: nil)
+    }
+
+    public func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
+        let payload: SetAsidePayload? = storage.state.withLock { state in
+            guard let value = state.values.removeValue(forKey: key) else { return nil }
+            state.sizes[key] = nil
+            state.nextSetAside += 1
+            let payload = SetAsidePayload(
+                id: "\(key)#\(state.nextSetAside)", key: key, date: Date(), content: .tree(value))
+            state.setAside.append(payload)
+            return payload
+        }
+        if payload != nil { storage.broadcaster.send(key: key, from: self) }
+        return payload
+    }
+
+    public func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload] {
+        storage.state.withLock { $0.setAside }
+    }
+
+    public func discardSetAside(_ id: String) throws(RawCodingError) {
+        storage.state.withLock { $0.setAside.removeAll { $0.id == id } }
+    }
+}

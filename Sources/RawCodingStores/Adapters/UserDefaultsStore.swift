@@ -1,0 +1,197 @@
+import Foundation
+import RawCoding
+
+/// A store in `UserDefaults`: each tree is kept as native property-list objects, so a stored
+/// struct is a real dictionary in the defaults file (readable with `defaults read` on a Mac),
+/// not an opaque string.
+///
+/// ```swift
+/// let store = UserDefaultsStore(suiteName: "com.example.settings")
+/// @Stored("settings", store: store) var settings = Settings()
+/// ```
+///
+/// Instances on the same suite in one process share their observers: a write through one is
+/// seen by the others at once. Writes made through `UserDefaults` directly, by-passing the
+/// store, are not reported.
+///
+/// - Important: On Linux, `UserDefaults` is neither multi-process nor notified of other
+///   processes' writes: each process keeps its own cache and rewrites the whole file, so two
+///   processes writing one suite lose each other's changes. ``update(_:_:)`` is atomic within
+///   the process only. For data several processes share, use ``FileStore``.
+// `UserDefaults` is documented as thread-safe; the store adds no unguarded state of its own.
+public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
+    /// The defaults this store reads and writes.
+    public let defaults: UserDefaults
+    /// The suite, or `nil` for `UserDefaults.standard`.
+    public let suiteName: String?
+    public let codec: any Codec
+
+    /// The key under which set-aside payloads are kept, in the same suite.
+    public static let setAsideKey = "RawCoding.setAside"
+
+    private let shared: Shared
+
+    /// What the instances on one suite share in a process.
+    private final class Shared: Sendable {
+        let broadcaster = StoreChangeBroadcaster()
+        let lock = Locked(())
+
+        private struct Weak { weak var shared: Shared? }
+        private static let registry = Locked<[String: Weak]>([:])
+
+        static func shared(for name: String) -> Shared {
+            registry.withLock { registry in
+                if let existing = registry[name]?.shared { return existing }
+                registry = registry.filter { $0.value.shared != nil }
+                let created = Shared()
+                registry[name] = Weak(shared: created)
+                return created
+            }
+        }
+    }
+
+    /// A store on `UserDefaults.standard`.
+    public static var standard: UserDefaultsStore { UserDefaultsStore(suiteName: nil) }
+
+    /// A store on a suite.
+    /// - Parameters:
+    ///   - suiteName: The suite (an app group, or any name: on Linux the file is
+    ///     `~/.config/<suite>.plist`); `nil` for `UserDefaults.standard`.
+    ///   - codec: The tree representation values are encoded in; a binary property list by
+    ///     default, which keeps dates and bytes as `Date` and `Data` objects.
+    public init(suiteName: String?, codec: any Codec = .propertyList(.binary)) {
+        // `UserDefaults(suiteName:)` is nil only for the global domain's name, which is not a suite.
+        defaults = suiteName.flatMap { UserDefaults(suiteName: $0) } ?? .standard
+        self.suiteName = suiteName
+        self.codec = codec
+        shared = Shared.shared(for: suiteName ?? "\u{0}standard")
+    }
+
+    public func read(_ key: String) throws(RawCodingError) -> StoredValue? {
+        guard let object = defaults.object(forKey: key) else { return nil }
+        do throws(RawCodingError) {
+            return try StoredValue(propertyList: object)
+        } catch {
+            throw error.at(key: key)
+        }
+    }
+
+    public func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
+        try update(key) { $0 = value }
+    }
+
+    public func remove(_ key: String) throws(RawCodingError) {
+        try update(key) { $0 = nil }
+    }
+
+    public func update<Result>(
+        _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
+    ) throws(RawCodingError) -> Result {
+        guard key != Self.setAsideKey else {
+            throw RawCodingError.storage(
+                "\"\(key)\" is where set-aside payloads are kept; choose another key", in: UserDefaultsStore.self,
+                key: key)
+        }
+        let (result, changed) = try shared.lock.withLock { _ throws(RawCodingError) in
+            let old = try read(key)
+            var value = old
+            let result = try body(&value)
+            guard value != old else { return (result, false) }
+            if let value {
+                let object: Any
+                do throws(RawCodingError) {
+                    object = try value.propertyListObject()
+                } catch {
+                    throw error.at(key: key)
+                }
+                defaults.set(object, forKey: key)
+            } else {
+                defaults.removeObject(forKey: key)
+            }
+            return (result, true)
+        }
+        if changed { shared.broadcaster.send(key: key, from: self) }
+        return result
+    }
+
+    /// The keys of the suite's own domain (for `standard`, the app's domain), without
+    /// registered defaults, arguments or the global domain.
+    public func keys() throws(RawCodingError) -> [String] {
+        let domain = suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        let keys = defaults.persistentDomain(forName: domain)?.keys.map { $0 } ?? []
+        return keys.filter { $0 != Self.setAsideKey }.sorted()
+    }
+
+    public func observe(_ handler: @escaping @Sendable (StoreChange) -> Void) -> StoreObservation {
+        shared.broadcaster.add(for: self, handler)
+    }
+
+    // MARK: Set-aside payloads, as an array of dictionaries under `setAsideKey`
+
+    public func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
+        let payload = try shared.lock.withLock { _ throws(RawCodingError) -> SetAsidePayload? in
+            guard let value = try read(key) else { return nil }
+            var list = try setAsideList()
+            let date = Date()
+            let id = "\(key)@\(Int64(date.timeIntervalSince1970 * 1000))-\(UUID().uuidString.prefix(8))"
+            list.append(["id": .string(id), "key": .string(key), "date": .date(date), "payload": value])
+            let object: Any
+            do throws(RawCodingError) {
+                object = try StoredValue.array(list).propertyListObject()
+            } catch {
+                throw error.at(key: Self.setAsideKey)
+            }
+            defaults.set(object, forKey: Self.setAsideKey)
+            defaults.removeObject(forKey: key)
+            return SetAsidePayload(id: id, key: key, date: date, content: .tree(value))
+        }
+        if payload != nil { shared.broadcaster.send(key: key, from: self) }
+        return payload
+    }
+
+    private func setAsideList() throws(RawCodingError) -> [StoredValue] {
+        guard let object = defaults.object(forKey: Self.setAsideKey) else { return [] }
+        let tree: StoredValue
+        do throws(RawCodingError) {
+            tree = try StoredValue(propertyList: object)
+        } catch {
+            throw error.at(key: Self.setAsideKey)
+        }
+        guard let list = tree.arrayValue else {
+            throw RawCodingError.storage(
+                "the set-aside list is \(tree.kindName), not an array; it was left as it is", in: UserDefaultsStore.self,
+                key: Self.setAsideKey)
+        }
+        return list
+    }
+
+    public func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload] {
+        try shared.lock.withLock { _ throws(RawCodingError) in
+            try setAsideList().map { (entry: StoredValue) throws(RawCodingError) -> SetAsidePayload in
+                guard let id = entry["id"]?.stringValue, let key = entry["key"]?.stringValue,
+                    let date = entry["date"]?.dateValue, let payload = entry["payload"]
+                else {
+                    throw RawCodingError.storage(
+                        "an entry of the set-aside list lacks its id, key, date or payload", in: UserDefaultsStore.self,
+                        key: Self.setAsideKey)
+                }
+                return SetAsidePayload(id: id, key: key, date: date, content: .tree(payload))
+            }
+        }
+    }
+
+    public func discardSetAside(_ id: String) throws(RawCodingError) {
+        try shared.lock.withLock { _ throws(RawCodingError) in
+            let list = try setAsideList().filter { $0["id"]?.stringValue != id }
+            if list.isEmpty {
+                defaults.removeObject(forKey: Self.setAsideKey)
+                return
+            }
+            do throws(RawCodingError) {
+                defaults.set(try StoredValue.array(list).propertyListObject(), forKey: Self.setAsideKey)
+            } catch {
+                throw error.at(key: Self.setAsideKey)
+            }
+        }
+    }
+}

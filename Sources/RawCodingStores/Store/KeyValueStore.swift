@@ -1,0 +1,96 @@
+import Foundation
+import RawCoding
+
+/// A store of ``StoredValue`` trees by key: the contract every store of this package meets,
+/// and that another store (a database column, a network service) adopts to get ``Stored``,
+/// change streams and the decode-failure policy for free.
+///
+/// A tree store (`UserDefaults`, the iCloud key-value store) keeps the tree as native
+/// property-list objects; a byte store (``FileStore``) writes it with ``codec``. Everything
+/// that makes stored data safe (default filling, migrations, unknown keys kept on write-back,
+/// setting aside a payload that no longer decodes) happens above the store, once.
+///
+/// ```swift
+/// let store = try FileStore(directory: appSupport.appendingPathComponent("Settings"))
+/// try store.write(["volume": 0.5], forKey: "audio")
+/// let count = try store.update("launches", as: Int.self, default: 0) { $0 += 1; return $0 }
+/// ```
+///
+/// Every method may be called from any thread. ``KeyValueStoreContract`` checks an adopter.
+public protocol KeyValueStore: AnyObject, Sendable {
+    /// The codec whose tree representation this store keeps, and that values stored in it
+    /// are encoded with unless a caller chooses another: a property-list codec for tree
+    /// stores (dates and bytes stay dates and bytes), the file format for ``FileStore``.
+    var codec: any Codec { get }
+
+    /// The tree stored under `key`, or `nil` if there is none.
+    /// - Parameter key: The key.
+    /// - Returns: The tree, or `nil`.
+    /// - Throws: ``RawCodingError``: of kind ``RawCodingError/Kind/decodingFailed`` or
+    ///   ``RawCodingError/Kind/limitExceeded`` when the stored payload cannot be read (it is
+    ///   left as it is; see ``setAside(_:)``), ``RawCodingError/Kind/storageFailed`` when the
+    ///   storage itself fails.
+    func read(_ key: String) throws(RawCodingError) -> StoredValue?
+
+    /// Stores `value` under `key`, replacing what was there, and notifies observers.
+    /// - Parameters:
+    ///   - value: The tree; ``StoredValue/null`` is refused (use ``remove(_:)``).
+    ///   - key: The key.
+    /// - Throws: ``RawCodingError``: ``RawCodingError/Kind/encodingFailed`` or
+    ///   ``RawCodingError/Kind/limitExceeded`` for a value the store cannot hold, or
+    ///   ``RawCodingError/Kind/storageFailed``. Nothing was written.
+    func write(_ value: StoredValue, forKey key: String) throws(RawCodingError)
+
+    /// Removes the value under `key`, if any, and notifies observers if there was one.
+    /// - Parameter key: The key.
+    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/storageFailed``.
+    func remove(_ key: String) throws(RawCodingError)
+
+    /// Reads, changes and writes the value under `key` as one step: no other write to the key
+    /// through this store's backing storage (another instance, and for ``FileStore`` another
+    /// process) happens in between.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - body: Gets the current tree (`nil` if none) and may change it; setting it to `nil`
+    ///     removes the key. If `body` throws, nothing is written.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``RawCodingError``: what ``read(_:)``, ``write(_:forKey:)`` or `body` throws.
+    func update<Result>(
+        _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
+    ) throws(RawCodingError) -> Result
+
+    /// The keys that hold values, sorted; set-aside payloads are not among them.
+    /// - Returns: The keys.
+    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/storageFailed``.
+    func keys() throws(RawCodingError) -> [String]
+
+    /// Calls `handler` after each change to the backing storage: writes through this
+    /// instance, through other instances on the same storage in this process, and, where
+    /// the store can see them, changes made outside the process.
+    ///
+    /// The handler runs on the thread that made the change or on a background thread; it
+    /// must not block. Changes are reported after they are visible to ``read(_:)``.
+    /// - Parameter handler: Receives each change.
+    /// - Returns: Keeps the observation alive; it ends when the object is released or
+    ///   ``StoreObservation/cancel()`` is called.
+    func observe(_ handler: @escaping @Sendable (StoreChange) -> Void) -> StoreObservation
+
+    /// Moves the payload under `key` out of the way, exactly as stored, so that a write can
+    /// replace it without losing it. ``Stored`` calls this before writing over a payload that
+    /// did not decode.
+    /// - Parameter key: The key.
+    /// - Returns: The payload as it was set aside, or `nil` if the key held nothing.
+    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/storageFailed``; then the
+    ///   payload is still under `key`.
+    func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload?
+
+    /// Every payload set aside and not yet discarded, oldest first.
+    /// - Returns: The payloads.
+    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/storageFailed``.
+    func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload]
+
+    /// Deletes a set-aside payload, once the app has recovered or exported it.
+    /// - Parameter id: ``SetAsidePayload/id``.
+    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/storageFailed``.
+    func discardSetAside(_ id: String) throws(RawCodingError)
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Delivers changes to the observers of every store instance on one backing storage: the
+/// helper a store author uses to implement ``KeyValueStore/observe(_:)``.
+///
+/// Keep one broadcaster per backing storage (``shared(for:)`` finds it by a name such as a
+/// suite or a directory path), have each store instance register its observers with its own
+/// `instance` identifier, and call ``send(key:from:)`` after each write: each observer is told
+/// whether the change came from its own instance, another one, or (`from: nil`) from outside.
+public final class StoreChangeBroadcaster: Sendable {
+    private struct Registration {
+        var instance: ObjectIdentifier
+        var handler: @Sendable (StoreChange) -> Void
+    }
+
+    private let registrations = Locked<[UInt64: Registration]>([:])
+    private let nextID = Locked<UInt64>(0)
+
+    /// Creates a broadcaster with no observers.
+    public init() {}
+
+    /// Registers `handler` for the store instance `instance`.
+    /// - Parameters:
+    ///   - instance: The observing store instance, to tell its own writes from others'.
+    ///   - handler: Receives each change.
+    /// - Returns: The observation; the handler is removed when it ends.
+    public func add(
+        for instance: AnyObject, _ handler: @escaping @Sendable (StoreChange) -> Void
+    ) -> StoreObservation {
+        let id = nextID.withLock { next in
+            next += 1
+            return next
+        }
+        let registration = Registration(instance: ObjectIdentifier(instance), handler: handler)
+        registrations.withLock { $0[id] = registration }
+        return StoreObservation { [weak self] in
+            self?.registrations.withLock { _ = $0.removeValue(forKey: id) }
+        }
+    }
+
+    /// Whether any observer is registered (a store can stop watching for external changes
+    /// when none is).
+    public var hasObservers: Bool { registrations.withLock { !$0.isEmpty } }
+
+    /// Tells every observer that `key` changed.
+    /// - Parameters:
+    ///   - key: The key, or `nil` for any key.
+    ///   - instance: The store instance that made the change, or `nil` for a change from
+    ///     outside the process.
+    public func send(key: String?, from instance: AnyObject?) {
+        let current = registrations.withLock { Array($0.values) }
+        let writer = instance.map(ObjectIdentifier.init)
+        for registration in current {
+            let origin: StoreChange.Origin
+            switch writer {
+            case nil: origin = .external
+            case registration.instance?: origin = .thisInstance
+            default: origin = .otherInstance
+            }
+            registration.handler(StoreChange(key: key, origin: origin))
+        }
+    }
+
+    private static let registry = Locked<[String: Weak]>([:])
+
+    private struct Weak {
+        weak var broadcaster: StoreChangeBroadcaster?
+    }
+
+    /// The process's broadcaster for the backing storage named `name`, shared by every store
+    /// instance that asks with the same name while any of them holds it.
+    /// - Parameter name: Names the storage, such as `"defaults:<suite>"` or `"file:<path>"`.
+    /// - Returns: The broadcaster.
+    public static func shared(for name: String) -> StoreChangeBroadcaster {
+        registry.withLock { registry in
+            if let existing = registry[name]?.broadcaster { return existing }
+            registry = registry.filter { $0.value.broadcaster != nil }
+            let created = StoreChangeBroadcaster()
+            registry[name] = Weak(broadcaster: created)
+            return created
+        }
+    }
+}
