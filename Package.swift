@@ -38,6 +38,7 @@ let package = Package(
                 "ReaderSoak",
             ]
         ),
+        .testTarget(name: "RawCodingStoresTests", dependencies: ["RawCoding", "RawCodingStores"]),
         .testTarget(name: "RawCodingTestingTests", dependencies: ["RawCoding", "RawCodingTesting"]),
         // Uses only the public API, as another library would: its own codec with RawCodable,
         // RawCodingTesting and RawCodingError.

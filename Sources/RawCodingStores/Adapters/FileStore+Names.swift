@@ -14,7 +14,8 @@ enum FileStoreNames {
 
     static func fileName(for key: String, fileExtension: String) throws(RawCodingError) -> String {
         var name = ""
-        for byte in key.utf8 {
+        // Swift finds canonically equivalent strings equal, so they must name one file: NFC.
+        for byte in key.precomposedStringWithCanonicalMapping.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "_"):

@@ -10,7 +10,8 @@ import RawCoding
 /// @Stored("settings", store: store) var settings = Settings()
 /// ```
 ///
-/// Instances on the same suite in one process share their observers: a write through one is
+/// Keys are stored in their composed Unicode form (NFC), so keys Swift finds equal are one
+/// key. Instances on the same suite in one process share their observers: a write through one is
 /// seen by the others at once. Writes made through `UserDefaults` directly, by-passing the
 /// store, are not reported.
 ///
@@ -22,8 +23,11 @@ import RawCoding
 public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     /// The defaults this store reads and writes.
     public let defaults: UserDefaults
-    /// The suite, or `nil` for `UserDefaults.standard`.
+    /// The suite; `nil` for `UserDefaults.standard` and for a store made with
+    /// ``init(defaults:codec:)``.
     public let suiteName: String?
+    /// The persistent domain ``keys()`` lists; `nil` when unknown (a defaults object given).
+    private let domain: String?
     public let codec: any Codec
 
     /// The key under which set-aside payloads are kept, in the same suite.
@@ -63,12 +67,31 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         // `UserDefaults(suiteName:)` is nil only for the global domain's name, which is not a suite.
         defaults = suiteName.flatMap { UserDefaults(suiteName: $0) } ?? .standard
         self.suiteName = suiteName
+        domain = suiteName ?? Self.standardDomain
         self.codec = codec
         shared = Shared.shared(for: suiteName ?? "\u{0}standard")
     }
 
+    /// A store on a `UserDefaults` object of the caller's; it shares observers with the
+    /// other stores on the same object.
+    /// - Parameters:
+    ///   - defaults: The defaults.
+    ///   - codec: The tree representation; a binary property list by default.
+    public init(defaults: UserDefaults, codec: any Codec = .propertyList(.binary)) {
+        self.defaults = defaults
+        suiteName = nil
+        domain = defaults === UserDefaults.standard ? Self.standardDomain : nil
+        self.codec = codec
+        shared = Shared.shared(
+            for: defaults === UserDefaults.standard ? "\u{0}standard" : "\u{0}\(ObjectIdentifier(defaults))")
+    }
+
+    /// `UserDefaults` compares keys code unit by code unit, Swift by canonical equivalence; the
+    /// store uses the composed form (NFC), so keys Swift finds equal are one key.
+    private func normalized(_ key: String) -> String { key.precomposedStringWithCanonicalMapping }
+
     public func read(_ key: String) throws(RawCodingError) -> StoredValue? {
-        guard let object = defaults.object(forKey: key) else { return nil }
+        guard let object = defaults.object(forKey: normalized(key)) else { return nil }
         do throws(RawCodingError) {
             return try StoredValue(propertyList: object)
         } catch {
@@ -104,9 +127,9 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
                 } catch {
                     throw error.at(key: key)
                 }
-                defaults.set(object, forKey: key)
+                defaults.set(object, forKey: normalized(key))
             } else {
-                defaults.removeObject(forKey: key)
+                defaults.removeObject(forKey: normalized(key))
             }
             return (result, true)
         }
@@ -114,11 +137,22 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         return result
     }
 
+    private static var standardDomain: String {
+        Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+    }
+
     /// The keys of the suite's own domain (for `standard`, the app's domain), without
-    /// registered defaults, arguments or the global domain.
+    /// registered defaults or arguments. For a store made with ``init(defaults:codec:)`` on
+    /// another object, every key the object sees but registered defaults and arguments.
     public func keys() throws(RawCodingError) -> [String] {
-        let domain = suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
-        let keys = defaults.persistentDomain(forName: domain)?.keys.map { $0 } ?? []
+        let keys: [String]
+        if let domain {
+            keys = defaults.persistentDomain(forName: domain).map { Array($0.keys) } ?? []
+        } else {
+            let excluded = Set(defaults.volatileDomain(forName: UserDefaults.registrationDomain).keys)
+                .union(defaults.volatileDomain(forName: UserDefaults.argumentDomain).keys)
+            keys = defaults.dictionaryRepresentation().keys.filter { !excluded.contains($0) }
+        }
         return keys.filter { $0 != Self.setAsideKey }.sorted()
     }
 
@@ -142,7 +176,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
                 throw error.at(key: Self.setAsideKey)
             }
             defaults.set(object, forKey: Self.setAsideKey)
-            defaults.removeObject(forKey: key)
+            defaults.removeObject(forKey: normalized(key))
             return SetAsidePayload(id: id, key: key, date: date, content: .tree(value))
         }
         if payload != nil { shared.broadcaster.send(key: key, from: self) }

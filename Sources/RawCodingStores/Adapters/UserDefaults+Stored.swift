@@ -1,0 +1,36 @@
+import Foundation
+import RawCoding
+
+extension UserDefaults {
+    /// Stores a `Codable` value as native property-list objects (a struct becomes a
+    /// dictionary in the defaults file), keeping keys the stored payload has and `Value`
+    /// does not know, and setting aside a stored payload that does not decode as `Value`.
+    ///
+    /// ```swift
+    /// try UserDefaults.standard.setStored(settings, forKey: "settings")
+    /// let settings = try UserDefaults.standard.stored(Settings.self, forKey: "settings")
+    /// ```
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - key: The key.
+    /// - Throws: ``RawCoding/RawCodingError``; nothing was written.
+    public func setStored<Value: Codable>(_ value: Value, forKey key: String) throws(RawCodingError) {
+        try UserDefaultsStore(defaults: self).set(value, forKey: key)
+    }
+
+    /// Reads a value stored with ``setStored(_:forKey:)`` (or by an earlier version of the
+    /// model: missing keys are filled from `defaultValue`, ``RawCoding/StoredVersioned`` types
+    /// migrated).
+    /// - Parameters:
+    ///   - type: The type.
+    ///   - key: The key.
+    ///   - defaultValue: Fills keys the payload lacks; `nil` uses `Value.defaultValue` for a
+    ///     ``RawCoding/StoredDefault`` type.
+    /// - Returns: The value, or `nil` if the key holds nothing.
+    /// - Throws: ``RawCoding/RawCodingError`` when the payload does not decode; it is left as it is.
+    public func stored<Value: Decodable>(
+        _ type: Value.Type, forKey key: String, defaultValue: Value? = nil
+    ) throws(RawCodingError) -> Value? {
+        try UserDefaultsStore(defaults: self).value(type, forKey: key, defaultValue: defaultValue)
+    }
+}

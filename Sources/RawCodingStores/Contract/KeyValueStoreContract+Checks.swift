@@ -1,0 +1,245 @@
+import Foundation
+import Observation
+import RawCoding
+
+/// A model with every kind of value a codec writes, for the contract's round trips.
+struct ContractSample: Codable, Sendable, Equatable {
+    struct Nested: Codable, Sendable, Equatable {
+        var flags: [Bool]
+        var names: [String: String]
+    }
+
+    var text = "naïve 🧪 \"quoted\" \\ line\nbreak"
+    var empty = ""
+    var small = -42
+    var large = Int64.max
+    var unsigned = UInt64.max
+    var fraction = 0.1
+    var tiny = Double.leastNonzeroMagnitude
+    var huge = 1.7976931348623157e308
+    var flag = true
+    var date = Date(timeIntervalSince1970: 1_700_000_000.25)
+    var bytes = Data([0, 1, 2, 253, 254, 255])
+    var list = [1, 2, 3]
+    var nothing: [Int] = []
+    var nested = Nested(flags: [true, false], names: ["a": "b", "": "empty key"])
+    var noNames: [String: Int] = [:]
+}
+
+/// Settings as the contract's typed checks store them.
+struct ContractSettings: Codable, Sendable, Equatable {
+    var name = "default"
+    var volume = 5
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+extension KeyValueStoreContract {
+    struct Run {
+        var contract: KeyValueStoreContract
+        var check: Check
+
+        var store: any KeyValueStore { contract.store }
+        var other: any KeyValueStore { contract.other }
+
+        func expect(_ condition: Bool, _ message: @autoclosure () throws -> String) throws {
+            if !condition { throw Failure(check: check, message: try message()) }
+        }
+
+        /// Waits until `condition` holds or the contract's timeout passes.
+        func eventually(_ what: String, _ condition: @Sendable () throws -> Bool) async throws {
+            let clock = ContinuousClock()
+            let deadline = clock.now + contract.timeout
+            while try !condition() {
+                guard clock.now < deadline else {
+                    throw Failure(check: check, message: "\(what) did not happen within \(contract.timeout)")
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+
+        func readsNothingForMissingKeys() throws {
+            try expect(try store.keys().isEmpty, "a fresh store should have no keys, has \(try store.keys())")
+            try expect(try store.read("missing") == nil, "a missing key should read as nil")
+            try store.remove("missing")
+            try expect(try store.setAside("missing") == nil, "setting aside a missing key should return nil")
+        }
+
+        func storesEveryKindOfValue() throws {
+            let tree = try store.codec.encodeTree(ContractSample())
+            try store.write(tree, forKey: "sample")
+            let back = try store.read("sample")
+            try expect(back == tree, "read back \(String(describing: back)), wrote \(tree)")
+            let decoded = try store.value(ContractSample.self, forKey: "sample")
+            try expect(decoded == ContractSample(), "decoded \(String(describing: decoded))")
+            for (key, scalar) in [("int", StoredValue(integerLiteral: -7)), ("string", "text"), ("bool", false)] {
+                try store.write(scalar, forKey: key)
+                try expect(try store.read(key) == scalar, "a top-level \(scalar.kindName) should read back")
+            }
+        }
+
+        func overwritesAndRemoves() throws {
+            try store.write("first", forKey: "key")
+            try store.write("second", forKey: "key")
+            try expect(try store.read("key") == "second", "a write should replace the value")
+            try store.write(1, forKey: "other")
+            try expect(try store.keys() == ["key", "other"], "keys should be [key, other], are \(try store.keys())")
+            try store.remove("key")
+            try expect(try store.read("key") == nil, "a removed key should read as nil")
+            try expect(try store.keys() == ["other"], "keys after removal should be [other], are \(try store.keys())")
+        }
+
+        func keepsAwkwardKeysApart() throws {
+            let keys = ["Theme", "theme", "a.b", "a/b", "100%", ".hidden", "ключ", "\u{e9}", "with space", "^", "%41"]
+            for (index, key) in keys.enumerated() { try store.write(StoredValue(integerLiteral: Int64(index)), forKey: key) }
+            for (index, key) in keys.enumerated() {
+                let value = try store.read(key)
+                try expect(value == StoredValue(integerLiteral: Int64(index)), "key \"\(key)\" read \(String(describing: value))")
+            }
+            try expect(try store.keys() == keys.sorted(), "keys() gave \(try store.keys()), expected \(keys.sorted())")
+            // Swift compares strings by canonical equivalence, so an "é" typed as e + U+0301
+            // is the same key as the precomposed one.
+            try expect(try store.read("e\u{301}") == StoredValue(integerLiteral: 7), "canonically equal keys should be one key")
+            try store.write("decomposed", forKey: "e\u{301}")
+            try expect(try store.read("\u{e9}") == "decomposed", "a write to an equal key should replace the value")
+            try expect(try store.keys().count == keys.count, "canonically equal keys should be listed once")
+        }
+
+        func refusesNullAtTheTopLevel() throws {
+            do {
+                try store.write(.null, forKey: "null")
+                throw Failure(check: check, message: "writing null should throw")
+            } catch is RawCodingError {}
+            try expect(try store.read("null") == nil, "a refused write should store nothing")
+        }
+
+        func updatesAreAtomic() async throws {
+            let stores = [store, other]
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for thread in 0..<8 {
+                    let store = stores[thread % 2]
+                    group.addTask {
+                        for _ in 0..<50 { try store.update("counter", as: Int.self, default: 0) { $0 += 1 } }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let total = try store.value(Int.self, forKey: "counter")
+            try expect(total == 400, "8 tasks × 50 increments should give 400, gave \(String(describing: total))")
+        }
+
+        func failedUpdateWritesNothing() throws {
+            try store.write("kept", forKey: "key")
+            do {
+                try store.update("key") { (value: inout StoredValue?) throws(RawCodingError) in
+                    value = "changed"
+                    throw RawCodingError(kind: .encodingFailed, typeName: "Contract", reason: "the body gave up")
+                }
+                throw Failure(check: check, message: "update should rethrow its body's error")
+            } catch is RawCodingError {}
+            try expect(try store.read("key") == "kept", "an update whose body threw should write nothing")
+        }
+
+        func instancesShareStorage() throws {
+            try store.write("from the first", forKey: "shared")
+            try expect(try other.read("shared") == "from the first", "the other instance should read the write")
+            try other.remove("shared")
+            try expect(try store.read("shared") == nil, "the first instance should see the removal")
+        }
+
+        func notifiesObservers() async throws {
+            let seen = Locked<[String: [StoreChange]]>([:])
+            var first: StoreObservation? = store.observe { change in seen.withLock { $0["first", default: []].append(change) } }
+            let second = other.observe { change in seen.withLock { $0["second", default: []].append(change) } }
+            try store.write("value", forKey: "observed")
+            try await eventually("notifying both instances of a write") {
+                seen.withLock {
+                    ($0["first"] ?? []).contains(StoreChange(key: "observed", origin: .thisInstance))
+                        && ($0["second"] ?? []).contains(StoreChange(key: "observed", origin: .otherInstance))
+                }
+            }
+            first?.cancel()
+            first = nil
+            let before = seen.withLock { $0["first"]?.count ?? 0 }
+            try other.write("again", forKey: "observed")
+            try await eventually("notifying the second instance") {
+                seen.withLock { ($0["second"] ?? []).contains(StoreChange(key: "observed", origin: .thisInstance)) }
+            }
+            let after = seen.withLock { $0["first"]?.count ?? 0 }
+            try expect(after == before, "a cancelled observation should not be called (\(after - before) calls)")
+            second.cancel()
+        }
+
+        func setsPayloadsAside() throws {
+            let tree = try store.codec.encodeTree(ContractSettings(name: "kept", volume: 3))
+            try store.write(tree, forKey: "payload")
+            let payload = try store.setAside("payload")
+            try expect(payload?.key == "payload", "setAside should return the payload of the key")
+            try expect(try payload?.tree(readingWith: store.codec) == tree, "the set-aside payload should be unchanged")
+            try expect(try store.read("payload") == nil, "a set-aside key should be empty")
+            try expect(!(try store.keys().contains("payload")), "keys() should not list a set-aside payload")
+            let listed = try other.setAsidePayloads()
+            try expect(listed.map(\.id) == [payload?.id].compactMap { $0 }, "setAsidePayloads() listed \(listed)")
+            try expect(listed.first == payload, "the listed payload should equal the returned one")
+            try other.discardSetAside(listed[0].id)
+            try expect(try store.setAsidePayloads().isEmpty, "a discarded payload should be gone")
+        }
+
+        func storedPropertyFollowsOtherInstances() async throws {
+            let property = StoredProperty("settings", store: store, defaultValue: ContractSettings())
+            try expect(property.value == ContractSettings(), "an empty key should read as the default")
+            let fired = Locked(false)
+            withObservationTracking {
+                _ = property.value
+            } onChange: {
+                fired.withLock { $0 = true }
+            }
+            try other.set(ContractSettings(name: "other", volume: 9), forKey: "settings")
+            try await eventually("observation firing after the other instance wrote") { fired.withLock { $0 } }
+            try expect(
+                property.value == ContractSettings(name: "other", volume: 9),
+                "the property should read the other instance's write, reads \(property.value)")
+        }
+
+        func undecodablePayloadIsKept() throws {
+            let incompatible: StoredValue = ["name": ["not": "a string"], "volume": "loud"]
+            try store.write(incompatible, forKey: "settings")
+            let property = StoredProperty("settings", store: store, defaultValue: ContractSettings())
+            let reported = Locked<[RawCodingDiagnostics.Event]>([])
+            let value = RawCodingDiagnostics.withHandler({ event in reported.withLock { $0.append(event) } }) {
+                property.value
+            }
+            try expect(value == ContractSettings(), "an undecodable payload should read as the default")
+            try expect(property.error != nil, "the property should carry the decoding error")
+            try expect(
+                reported.withLock { $0.contains { $0.kind == .storedValueDidNotDecode } },
+                "the failure should be reported to RawCodingDiagnostics")
+            try expect(try store.read("settings") == incompatible, "reading should leave the payload untouched")
+            try property.set(ContractSettings(name: "new", volume: 1))
+            try expect(property.error == nil, "a successful write should clear the error")
+            let payloads = try property.setAsidePayloads()
+            try expect(payloads.count == 1, "the old payload should be set aside once, found \(payloads.count)")
+            try expect(
+                try payloads.first?.tree(readingWith: store.codec) == incompatible,
+                "the set-aside payload should be the original")
+            let stored = try other.value(ContractSettings.self, forKey: "settings")
+            try expect(stored == ContractSettings(name: "new", volume: 1), "the new value should be stored")
+        }
+
+        func streamsDeliverWrites() async throws {
+            let stream = store.values(ContractSettings.self, forKey: "streamed", default: ContractSettings())
+            let received = Locked<[ContractSettings]>([])
+            let consumer = Task {
+                for await value in stream { received.withLock { $0.append(value) } }
+            }
+            defer { consumer.cancel() }
+            try await eventually("the stream yielding the current value") { received.withLock { !$0.isEmpty } }
+            let first = received.withLock { $0.first }
+            try expect(first == ContractSettings(), "the stream should start with the current value, gave \(String(describing: first))")
+            let written = ContractSettings(name: "streamed", volume: 2)
+            try other.set(written, forKey: "streamed")
+            try await eventually("the stream delivering the other instance's write") {
+                received.withLock { $0.last == written }
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import RawCoding
+
+extension KeyValueStore {
+    /// Decodes the value under `key`, filling missing keys and migrating as
+    /// ``RawCoding/Codec/decodeStored(_:fromTree:defaultValue:)`` does.
+    /// - Parameters:
+    ///   - type: The type.
+    ///   - key: The key.
+    ///   - defaultValue: Fills keys the payload lacks.
+    ///   - codec: The tree representation; `nil` uses the store's ``codec``.
+    /// - Returns: The value, or `nil` if the key holds nothing.
+    /// - Throws: ``RawCoding/RawCodingError`` from the store or the decoding, with the key
+    ///   first in its coding path.
+    public func value<Value: Decodable>(
+        _ type: Value.Type, forKey key: String, defaultValue: Value? = nil, codec: (any Codec)? = nil
+    ) throws(RawCodingError) -> Value? {
+        guard let tree = try read(key) else { return nil }
+        do {
+            return try (codec ?? self.codec).decodeStored(type, fromTree: tree, defaultValue: defaultValue).value
+        } catch {
+            throw error.at(key: key)
+        }
+    }
+
+    /// Stores `value` under `key`, keeping the keys the stored payload has and `Value` does
+    /// not know; a stored payload that does not decode as `Value` is first set aside
+    /// (``setAside(_:)``), so nothing is lost.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - key: The key.
+    ///   - codec: The tree representation; `nil` uses the store's ``codec``.
+    /// - Throws: ``RawCoding/RawCodingError`` from encoding or the store; nothing was written.
+    public func set<Value: Codable>(_ value: Value, forKey key: String, codec: (any Codec)? = nil) throws(RawCodingError)
+    {
+        let codec = codec ?? self.codec
+        var unknownKeys = StoredUnknownKeys.none
+        do {
+            if let tree = try read(key) {
+                unknownKeys = try codec.decodeStored(Value.self, fromTree: tree).unknownKeys
+            }
+        } catch {
+            _ = try setAside(key)
+        }
+        let tree: StoredValue
+        do {
+            tree = try codec.encodeStoredTree(value, keeping: unknownKeys)
+        } catch {
+            throw error.at(key: key)
+        }
+        if tree.isNull { try remove(key) } else { try write(tree, forKey: key) }
+    }
+
+    /// Reads, changes and writes the value under `key` as one step (see ``update(_:_:)``),
+    /// keeping the payload's unknown keys.
+    ///
+    /// ```swift
+    /// let launches = try store.update("launches", as: Int.self, default: 0) { $0 += 1; return $0 }
+    /// ```
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - type: The type.
+    ///   - defaultValue: The value `body` gets when the key holds nothing, and the source of
+    ///     missing keys.
+    ///   - codec: The tree representation; `nil` uses the store's ``codec``.
+    ///   - body: Changes the value.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``RawCoding/RawCodingError``; a stored payload that does not decode is an
+    ///   error and is left as it is.
+    @discardableResult
+    public func update<Value: Codable, Result>(
+        _ key: String, as type: Value.Type, default defaultValue: Value, codec: (any Codec)? = nil,
+        _ body: (inout Value) throws(RawCodingError) -> Result
+    ) throws(RawCodingError) -> Result {
+        let codec = codec ?? self.codec
+        return try update(key) { (tree: inout StoredValue?) throws(RawCodingError) -> Result in
+            var value = defaultValue
+            var unknownKeys = StoredUnknownKeys.none
+            if let stored = tree {
+                let decoded: StoredDecoding<Value>
+                do throws(RawCodingError) {
+                    decoded = try codec.decodeStored(Value.self, fromTree: stored, defaultValue: defaultValue)
+                } catch {
+                    throw error.at(key: key)
+                }
+                value = decoded.value
+                unknownKeys = decoded.unknownKeys
+            }
+            let result = try body(&value)
+            let new: StoredValue
+            do throws(RawCodingError) {
+                new = try codec.encodeStoredTree(value, keeping: unknownKeys)
+            } catch {
+                throw error.at(key: key)
+            }
+            tree = new.isNull ? nil : new
+            return result
+        }
+    }
+
+    /// The value under `key` now, then each new value, from writes through any instance on
+    /// the same storage and the external changes the store reports (see
+    /// ``StoredProperty/values()``).
+    /// - Parameters:
+    ///   - type: The type.
+    ///   - key: The key.
+    ///   - defaultValue: The value when the key holds nothing or does not decode.
+    ///   - codec: The tree representation; `nil` uses the store's ``codec``.
+    /// - Returns: The stream.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    public func values<Value: Codable & Sendable>(
+        _ type: Value.Type, forKey key: String, default defaultValue: Value, codec: (any Codec)? = nil
+    ) -> AsyncStream<Value> {
+        StoredProperty(key, store: self, defaultValue: defaultValue, codec: codec).values()
+    }
+}
