@@ -38,7 +38,9 @@ let package = Package(
                 "ReaderSoak",
             ]
         ),
-        .testTarget(name: "RawCodingStoresTests", dependencies: ["RawCoding", "RawCodingStores"]),
+        // Not a product: the second process of the FileStore tests (kills, cross-process updates).
+        .executableTarget(name: "StoreProbe", dependencies: ["RawCoding", "RawCodingStores"]),
+        .testTarget(name: "RawCodingStoresTests", dependencies: ["RawCoding", "RawCodingStores", "StoreProbe"]),
         .testTarget(name: "RawCodingTestingTests", dependencies: ["RawCoding", "RawCodingTesting"]),
         // Uses only the public API, as another library would: its own codec with RawCodable,
         // RawCodingTesting and RawCodingError.

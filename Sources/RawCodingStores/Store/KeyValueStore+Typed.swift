@@ -37,7 +37,8 @@ extension KeyValueStore {
         var unknownKeys = StoredUnknownKeys.none
         do {
             if let tree = try read(key) {
-                unknownKeys = try codec.decodeStored(Value.self, fromTree: tree).unknownKeys
+                // Only the unknown keys are wanted; the new value fills what the payload lacks.
+                unknownKeys = try codec.decodeStored(Value.self, fromTree: tree, defaultValue: value).unknownKeys
             }
         } catch {
             _ = try setAside(key)

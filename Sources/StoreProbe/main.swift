@@ -1,0 +1,67 @@
+// Not a product: a second process for the FileStore tests (crash safety, cross-process
+// updates and change detection). Each command prints one line when it is done.
+import Foundation
+import RawCoding
+import RawCodingStores
+
+/// One of the successive values `write-sequence` stores; its text is derived from its index,
+/// so a reader can tell a whole value from a torn one.
+struct SequenceEntry: Codable, Equatable {
+    var index: Int
+    var text: String
+
+    init(index: Int) {
+        self.index = index
+        text = String(repeating: "\(index % 10)", count: 100 + index % 4_000)
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("StoreProbe: \(message)\n".utf8))
+    exit(2)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 2 else {
+    fail("usage: StoreProbe write-sequence DIR FIRST COUNT | increment DIR THREADS COUNT | set DIR KEY INT")
+}
+let directory = URL(fileURLWithPath: arguments[1])
+
+do {
+    let store = try FileStore(directory: directory)
+    switch arguments[0] {
+    case "write-sequence" where arguments.count == 4:
+        guard let first = Int(arguments[2]), let count = Int(arguments[3]) else { fail("FIRST and COUNT are numbers") }
+        for index in first..<(first + count) {
+            try store.set(SequenceEntry(index: index), forKey: "entry")
+        }
+        print("wrote \(count)")
+    case "increment" where arguments.count == 4:
+        guard let threads = Int(arguments[2]), let count = Int(arguments[3]) else { fail("THREADS and COUNT are numbers") }
+        let group = DispatchGroup()
+        let failures = DispatchQueue(label: "failures")
+        nonisolated(unsafe) var failure: (any Error)?
+        for _ in 0..<threads {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                do {
+                    for _ in 0..<count { try store.update("counter", as: Int.self, default: 0) { $0 += 1 } }
+                } catch {
+                    failures.sync { failure = error }
+                }
+            }
+        }
+        group.wait()
+        if let failure = failures.sync(execute: { failure }) { fail("\(failure)") }
+        print("incremented \(threads * count)")
+    case "set" where arguments.count == 4:
+        guard let value = Int(arguments[3]) else { fail("INT is a number") }
+        try store.set(value, forKey: arguments[2])
+        print("set \(arguments[2])")
+    default:
+        fail("unknown command or wrong arguments: \(arguments)")
+    }
+} catch {
+    fail("\(error)")
+}

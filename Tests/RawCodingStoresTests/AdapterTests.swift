@@ -1,0 +1,129 @@
+import Foundation
+import Observation
+import RawCoding
+import RawCodingStores
+import Testing
+
+struct Settings: Codable, Sendable, Equatable {
+    var username = "guest"
+    var isPrivate = false
+    var ringtone = "Chime"
+    var lastChange = Date(timeIntervalSince1970: 0)
+}
+
+@Suite("What each adapter does beyond the contract")
+struct AdapterTests {
+    @Test func userDefaultsKeepsAStructAsANativeDictionary() throws {
+        let suite = "RawCodingStoresTests.\(UUID().uuidString)"
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        let settings = Settings(username: "ada", isPrivate: true, lastChange: Date(timeIntervalSince1970: 1_000))
+        try defaults.setStored(settings, forKey: "settings")
+
+        let object = try #require(defaults.dictionary(forKey: "settings"))
+        #expect(object["username"] as? String == "ada")
+        #expect(object["isPrivate"] as? Bool == true)
+        #expect(object["lastChange"] as? Date == Date(timeIntervalSince1970: 1_000))
+        #expect(try defaults.stored(Settings.self, forKey: "settings") == settings)
+        #expect(try defaults.stored(Settings.self, forKey: "missing") == nil)
+    }
+
+    @Test func userDefaultsConvenienceKeepsUnknownKeysAndFillsMissingOnes() throws {
+        let suite = "RawCodingStoresTests.\(UUID().uuidString)"
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defaults.set(["username": "ada", "theme": "dark"], forKey: "settings")
+        let read = try #require(try defaults.stored(Settings.self, forKey: "settings", defaultValue: Settings()))
+        #expect(read == Settings(username: "ada"))
+        try defaults.setStored(read, forKey: "settings")
+        #expect(defaults.dictionary(forKey: "settings")?["theme"] as? String == "dark")
+    }
+
+    @Test func userDefaultsConvenienceThrowsOneErrorTypeWithTheKey() throws {
+        let suite = "RawCodingStoresTests.\(UUID().uuidString)"
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defaults.set("not settings", forKey: "settings")
+        let error = #expect(throws: RawCodingError.self) { try defaults.stored(Settings.self, forKey: "settings") }
+        #expect(error?.codingPath.first?.stringValue == "settings")
+        #expect(defaults.string(forKey: "settings") == "not settings")
+    }
+
+    @Test func fileStoreNamesFilesSafelyAndReadably() throws {
+        let directory = try TemporaryDirectory()
+        let store = try FileStore(directory: directory.url)
+        for key in ["settings", "Theme", "a/b", "..", "ключ"] { try store.write(true, forKey: key) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { !$0.hasPrefix(".") }
+        #expect(
+            names.sorted()
+                == ["%2E%2E.json", "%D0%BA%D0%BB%D1%8E%D1%87.json", "^Theme.json", "a%2Fb.json", "settings.json"])
+        #expect(try store.keys() == ["..", "Theme", "a/b", "settings", "ключ"])
+        let long = String(repeating: "k", count: 300)
+        let error = #expect(throws: RawCodingError.self) { try store.write(true, forKey: long) }
+        #expect(error?.kind == .storageFailed)
+        #expect(error?.reason.contains("too long") == true)
+    }
+
+    @Test func fileStoreRemovesLeftoverTemporaryFilesWhenOpened() throws {
+        let directory = try TemporaryDirectory()
+        let leftover = directory.url.appendingPathComponent(".tmp-99999-crashed")
+        try Data("half a val".utf8).write(to: leftover)
+        _ = try FileStore(directory: directory.url)
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+    }
+
+    @Test func fileStoreRefusesAFileOverItsLimitAndLeavesIt() throws {
+        let directory = try TemporaryDirectory()
+        let big = Data(repeating: UInt8(ascii: " "), count: 2_000) + Data("1".utf8)
+        try big.write(to: directory.url.appendingPathComponent("big.json"))
+        let store = try FileStore(directory: directory.url, maximumFileBytes: 1_000)
+        let error = #expect(throws: RawCodingError.self) { try store.read("big") }
+        #expect(error?.kind == .limitExceeded)
+        #expect(try Data(contentsOf: directory.url.appendingPathComponent("big.json")) == big)
+    }
+
+    @Test func fileStoreIgnoresFilesItDidNotName() throws {
+        let directory = try TemporaryDirectory()
+        try Data("notes".utf8).write(to: directory.url.appendingPathComponent("README.txt"))
+        try Data("{}".utf8).write(to: directory.url.appendingPathComponent("^bad^.json"))
+        let store = try FileStore(directory: directory.url)
+        #expect(try store.keys() == [])
+    }
+
+    @Test func anObservableModelSeesAnotherInstancesWrite() throws {
+        let store = InMemoryStore()
+        let model = SettingsModel(store: store)
+        let other = SettingsModel(store: InMemoryStore(sharingStorageWith: store))
+        #expect(model.settings == Settings())
+        let fired = Locked(0)
+        withObservationTracking { _ = model.settings } onChange: { fired.withLock { $0 += 1 } }
+        other.settings.username = "ada"
+        #expect(fired.withLock { $0 } == 1)
+        #expect(model.settings.username == "ada")
+    }
+
+    @Test func settingThePropertyNotifiesItsOwnObservers() throws {
+        let model = SettingsModel(store: InMemoryStore())
+        let fired = Locked(0)
+        withObservationTracking { _ = model.settings } onChange: { fired.withLock { $0 += 1 } }
+        model.settings.isPrivate = true
+        #expect(fired.withLock { $0 } == 1)
+        #expect(model.settings.isPrivate)
+    }
+
+    @Test func aStoredDictionaryHoldsAnyPropertyListValues() throws {
+        let store = InMemoryStore()
+        let property = StoredProperty<[String: StoredValue]>("preferences", store: store, defaultValue: [:])
+        property.value["volume"] = 0.5
+        property.value["tags"] = ["a", "b"]
+        #expect(try store.read("preferences") == ["volume": 0.5, "tags": ["a", "b"]])
+    }
+}
+
+@Observable final class SettingsModel {
+    @ObservationIgnored @Stored var settings: Settings
+
+    init(store: any KeyValueStore) {
+        _settings = Stored(wrappedValue: Settings(), "settings", store: store)
+    }
+}

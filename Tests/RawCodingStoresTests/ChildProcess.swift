@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `StoreProbe` child process.
+final class Probe {
+    let process = Process()
+    private let output = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = try Products.url("StoreProbe")
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits for the child to exit (killing it after a minute) and returns what it printed.
+    @discardableResult
+    func finish() -> (status: Int32, reason: Process.TerminationReason, output: String) {
+        let process = self.process
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        return (process.terminationStatus, process.terminationReason, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Kills the child with SIGKILL, as a crash or a power cut of the process would.
+    func kill() -> (status: Int32, reason: Process.TerminationReason, output: String) {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        return finish()
+    }
+}

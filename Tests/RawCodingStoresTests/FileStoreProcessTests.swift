@@ -1,0 +1,125 @@
+import Foundation
+import Observation
+import RawCoding
+import RawCodingStores
+import Testing
+
+/// What `StoreProbe write-sequence` stores (the same shape, decoded here).
+struct SequenceEntry: Codable, Equatable {
+    var index: Int
+    var text: String
+
+    init(index: Int) {
+        self.index = index
+        text = String(repeating: "\(index % 10)", count: 100 + index % 4_000)
+    }
+}
+
+@Suite("FileStore across processes: kills, concurrent updates, change detection")
+struct FileStoreProcessTests {
+    @Test func survivesTwentyKillsMidWrite() throws {
+        let directory = try TemporaryDirectory()
+        var generator = SystemRandomNumberGenerator()
+        var killedWithTemporaryFile = 0
+        var written = 0..<0
+        for round in 0..<20 {
+            let first = round * 10_000
+            let probe = try Probe(["write-sequence", directory.url.path, "\(first)", "10000"])
+            // Wait for the child's first write of this round, then kill it a random moment later.
+            let watcher = try FileStore(directory: directory.url)
+            let start = Date()
+            while (try? watcher.value(SequenceEntry.self, forKey: "entry"))?.index ?? -1 < first {
+                try #require(Date().timeIntervalSince(start) < 60, "round \(round): the child never wrote")
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            Thread.sleep(forTimeInterval: Double.random(in: 0.0...0.3, using: &generator))
+            let ended = probe.kill()
+            #expect(ended.reason == .uncaughtSignal, "round \(round): the child finished before the kill")
+            written = 0..<(first + 10_000)
+
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+                .filter { $0.hasPrefix(".tmp-") }
+            if !leftovers.isEmpty { killedWithTemporaryFile += 1 }
+            let reopened = try FileStore(directory: directory.url)
+            let after = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+            #expect(!after.contains { $0.hasPrefix(".tmp-") }, "round \(round): temporary files remain: \(after)")
+            let entry = try #require(try reopened.value(SequenceEntry.self, forKey: "entry"))
+            #expect(entry == SequenceEntry(index: entry.index), "round \(round): a torn value for \(entry.index)")
+            #expect(written.contains(entry.index) && entry.index >= first, "round \(round): index \(entry.index)")
+        }
+        // Kills land mostly inside a write, so some must have left a temporary file behind for
+        // the next open to remove; otherwise this test did not test the crash path.
+        #expect(killedWithTemporaryFile > 0)
+    }
+
+    @Test func twoProcessesOfFourThreadsLoseNoIncrement() throws {
+        let directory = try TemporaryDirectory()
+        let probes = try (0..<2).map { _ in try Probe(["increment", directory.url.path, "4", "500"]) }
+        for probe in probes {
+            let result = probe.finish()
+            #expect(result.status == 0 && result.output.contains("incremented 2000"), "\(result.output)")
+        }
+        let counter = try FileStore(directory: directory.url).value(Int.self, forKey: "counter")
+        #expect(counter == 4_000)
+    }
+
+    @Test func observationFiresWhenAnotherProcessWrites() throws {
+        let directory = try TemporaryDirectory()
+        let model = CounterModel(store: try FileStore(directory: directory.url))
+        #expect(model.count == 0)
+        let fired = Locked(Date?.none)
+        withObservationTracking {
+            _ = model.count
+        } onChange: {
+            fired.withLock { $0 = Date() }
+        }
+        let result = try Probe(["set", directory.url.path, "count", "41"]).finish()
+        let written = Date()
+        try #require(result.status == 0, "\(result.output)")
+        while fired.withLock({ $0 }) == nil, Date().timeIntervalSince(written) < 1 {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        // The acceptance bound: another process's write is seen within one second.
+        let delay = try #require(fired.withLock { $0 }, "observation did not fire within one second").timeIntervalSince(written)
+        #expect(delay < 1)
+        #expect(model.count == 41)
+    }
+
+    @Test func streamDeliversAnotherProcessWrite() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try FileStore(directory: directory.url)
+        let received = Locked<[Int]>([])
+        let consumer = Task {
+            for await value in store.values(Int.self, forKey: "count", default: 0) { received.withLock { $0.append(value) } }
+        }
+        defer { consumer.cancel() }
+        while received.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+        let result = try Probe(["set", directory.url.path, "count", "7"]).finish()
+        try #require(result.status == 0, "\(result.output)")
+        let deadline = ContinuousClock.now + .seconds(1)
+        while received.withLock({ $0.last }) != 7, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(received.withLock { $0 } == [0, 7])
+    }
+}
+
+@Observable final class CounterModel {
+    @ObservationIgnored @Stored var count: Int
+
+    init(store: any KeyValueStore) {
+        _count = Stored(wrappedValue: 0, "count", store: store)
+    }
+}
+
+/// A value behind a lock, for handlers that run on other threads.
+final class Locked<State>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: State
+    init(_ state: State) { self.state = state }
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+}
