@@ -40,7 +40,17 @@ let package = Package(
         ),
         // Not a product: the second process of the FileStore tests (kills, cross-process updates).
         .executableTarget(name: "StoreProbe", dependencies: ["RawCoding", "RawCodingStores"]),
-        .testTarget(name: "RawCodingStoresTests", dependencies: ["RawCoding", "RawCodingStores", "StoreProbe"]),
+        // Not products: the snippets this library replaces, as runnable examples (`swift run …`).
+        .executableTarget(name: "SettingsFormExample", dependencies: ["RawCoding", "RawCodingStores"]),
+        .executableTarget(name: "DefaultsDictionaryExample", dependencies: ["RawCoding", "RawCodingStores"]),
+        .executableTarget(name: "CloudSettingExample", dependencies: ["RawCoding", "RawCodingStores"]),
+        .testTarget(
+            name: "RawCodingStoresTests",
+            dependencies: [
+                "RawCoding", "RawCodingStores", "StoreProbe", "SettingsFormExample", "DefaultsDictionaryExample",
+                "CloudSettingExample",
+            ]
+        ),
         .testTarget(name: "RawCodingTestingTests", dependencies: ["RawCoding", "RawCodingTesting"]),
         // Uses only the public API, as another library would: its own codec with RawCodable,
         // RawCodingTesting and RawCodingError.

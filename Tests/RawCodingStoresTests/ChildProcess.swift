@@ -5,13 +5,13 @@ import Testing
     import Glibc
 #endif
 
-/// A `StoreProbe` child process.
+/// A child process: `StoreProbe` or one of the examples.
 final class Probe {
     let process = Process()
     private let output = Pipe()
 
-    init(_ arguments: [String]) throws {
-        process.executableURL = try Products.url("StoreProbe")
+    init(_ arguments: [String], executable: String = "StoreProbe") throws {
+        process.executableURL = try Products.url(executable)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"

@@ -15,6 +15,10 @@ import RawCoding
 /// seen by the others at once. Writes made through `UserDefaults` directly, by-passing the
 /// store, are not reported.
 ///
+/// Outside Apple systems each write is also flushed to the suite's file at once
+/// (`synchronize()`): Foundation there writes it later, and a process that exits soon after a
+/// `set` would lose the value.
+///
 /// - Important: On Linux, `UserDefaults` is neither multi-process nor notified of other
 ///   processes' writes: each process keeps its own cache and rewrites the whole file, so two
 ///   processes writing one suite lose each other's changes. ``update(_:_:)`` is atomic within
@@ -131,6 +135,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
             } else {
                 defaults.removeObject(forKey: normalized(key))
             }
+            try persist(key)
             return (result, true)
         }
         if changed { shared.broadcaster.send(key: key, from: self) }
@@ -144,6 +149,19 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     /// The keys of the suite's own domain (for `standard`, the app's domain), without
     /// registered defaults or arguments. For a store made with ``init(defaults:codec:)`` on
     /// another object, every key the object sees but registered defaults and arguments.
+    /// Writes the suite's file now. Outside Apple systems `UserDefaults` writes it later, and
+    /// a process that exits soon after a `set` loses the value (measured: a value set just
+    /// before exit was not in the file); on Apple systems the system keeps it, so nothing is done.
+    private func persist(_ key: String) throws(RawCodingError) {
+        #if !canImport(Darwin)
+            guard defaults.synchronize() else {
+                throw RawCodingError.storage(
+                    "UserDefaults could not write the suite's file (synchronize() returned false); "
+                        + "the value is in this process's cache only", in: UserDefaultsStore.self, key: key)
+            }
+        #endif
+    }
+
     public func keys() throws(RawCodingError) -> [String] {
         let keys: [String]
         if let domain {
@@ -177,6 +195,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
             }
             defaults.set(object, forKey: Self.setAsideKey)
             defaults.removeObject(forKey: normalized(key))
+            try persist(key)
             return SetAsidePayload(id: id, key: key, date: date, content: .tree(value))
         }
         if payload != nil { shared.broadcaster.send(key: key, from: self) }
@@ -219,13 +238,14 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
             let list = try setAsideList().filter { $0["id"]?.stringValue != id }
             if list.isEmpty {
                 defaults.removeObject(forKey: Self.setAsideKey)
-                return
+            } else {
+                do throws(RawCodingError) {
+                    defaults.set(try StoredValue.array(list).propertyListObject(), forKey: Self.setAsideKey)
+                } catch {
+                    throw error.at(key: Self.setAsideKey)
+                }
             }
-            do throws(RawCodingError) {
-                defaults.set(try StoredValue.array(list).propertyListObject(), forKey: Self.setAsideKey)
-            } catch {
-                throw error.at(key: Self.setAsideKey)
-            }
+            try persist(Self.setAsideKey)
         }
     }
 }

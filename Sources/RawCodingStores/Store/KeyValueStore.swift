@@ -52,7 +52,8 @@ public protocol KeyValueStore: AnyObject, Sendable {
     /// - Parameters:
     ///   - key: The key.
     ///   - body: Gets the current tree (`nil` if none) and may change it; setting it to `nil`
-    ///     removes the key. If `body` throws, nothing is written.
+    ///     removes the key. If `body` throws, nothing is written. It runs under the store's
+    ///     lock, so it must not call the store.
     /// - Returns: What `body` returns.
     /// - Throws: ``RawCodingError``: what ``read(_:)``, ``write(_:forKey:)`` or `body` throws.
     func update<Result>(
