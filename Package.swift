@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "RawCoding", targets: ["RawCoding"]),
         .library(name: "RawCodingStores", targets: ["RawCodingStores"]),
+        .library(name: "RawCodingStoresApple", targets: ["RawCodingStoresApple"]),
         .library(name: "RawCodingTesting", targets: ["RawCodingTesting"]),
         .executable(name: "rawcoding", targets: ["rawcoding"]),
     ],
@@ -15,6 +16,10 @@ let package = Package(
         .target(name: "RawCoding"),
         // Key-value stores, `@Stored`, change streams and the store contract.
         .target(name: "RawCodingStores", dependencies: ["RawCoding"]),
+        // Apple only (the iCloud adapter, SwiftUI's `StoredState`); empty elsewhere and never
+        // compiled on the Linux machines that build and test this package, so kept thin, in its
+        // own product, where a mistake cannot break RawCoding or RawCodingStores.
+        .target(name: "RawCodingStoresApple", dependencies: ["RawCoding", "RawCodingStores"]),
         // Fixture round-trip checks for Swift Testing and XCTest (both ship with the toolchain).
         .target(name: "RawCodingTesting", dependencies: ["RawCoding"]),
         // The command-line tool's logic, testable in process; `rawcoding` is its thin `main`.
@@ -30,7 +35,7 @@ let package = Package(
         .executableTarget(name: "ReaderSoak", dependencies: ["RawCoding"]),
         // Not a product: timings against Foundation in the same run
         // (`swift run -c release RawCodingBenchmarks`).
-        .executableTarget(name: "RawCodingBenchmarks", dependencies: ["RawCoding"]),
+        .executableTarget(name: "RawCodingBenchmarks", dependencies: ["RawCoding", "RawCodingStores"]),
         .testTarget(
             name: "RawCodingTests",
             dependencies: [
@@ -51,6 +56,9 @@ let package = Package(
                 "CloudSettingExample",
             ]
         ),
+        // Uses only the public API, as another store's package would: its own store, checked by
+        // the public store contract.
+        .testTarget(name: "ExternalStoreTests", dependencies: ["RawCoding", "RawCodingStores"]),
         .testTarget(name: "RawCodingTestingTests", dependencies: ["RawCoding", "RawCodingTesting"]),
         // Uses only the public API, as another library would: its own codec with RawCodable,
         // RawCodingTesting and RawCodingError.

@@ -1,5 +1,6 @@
 import Foundation
 import RawCoding
+import RawCodingStores
 
 // Side-by-side timings against Foundation, measured in the same run.
 // Run: swift run -c release RawCodingBenchmarks [runs]
@@ -37,6 +38,15 @@ func profile<Document: Codable>(_ document: Document, _ operation: String, _ rep
             _ = try codec.decode(Document.self, from: bytes)
         }
     }
+}
+
+if CommandLine.arguments.dropFirst().first == "profile-stored-write" {
+    // For `perf record`: @Stored writes to a UserDefaults suite, nothing else.
+    let suite = "RawCodingBenchmarks.profile.\(ProcessInfo.processInfo.processIdentifier)"
+    defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+    let stored = StoredSettings(UserDefaultsStore(suiteName: suite))
+    for index in 0..<(Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000) { stored.settings.launches = index }
+    exit(0)
 }
 
 if CommandLine.arguments.dropFirst().first == "profile" {
@@ -191,6 +201,7 @@ do {
     print(Comparison.header)
     for row in try engineRows(catalog) { print(row.line) }
     for row in try storedRows(catalog) { print(row.line) }
+    for row in try storeRows() { print(row.line) }
     var sizes: [String] = []
     for (name, rows) in [
         ("catalog", { try formatRows("catalog", catalog) }),

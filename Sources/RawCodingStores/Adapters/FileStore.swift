@@ -27,7 +27,7 @@ public final class FileStore: KeyValueStore {
     /// The directory.
     public let directory: URL
     public let codec: any Codec
-    /// Largest file ``read(_:)`` reads; a bigger one is a ``RawCodingError/Kind/limitExceeded``
+    /// Largest file ``read(_:)`` reads; a bigger one is a `.limitExceeded`
     /// error and is left as it is.
     public let maximumFileBytes: Int
 
@@ -38,10 +38,10 @@ public final class FileStore: KeyValueStore {
     /// a crashed writer left behind.
     /// - Parameters:
     ///   - directory: The directory; created with its parents if missing.
-    ///   - codec: The files' format; compact JSON by default. Its ``Codec/fileExtension`` ends
+    ///   - codec: The files' format; compact JSON by default. Its `Codec.fileExtension` ends
     ///     each file name, so stores with different codecs can share a directory.
     ///   - maximumFileBytes: Largest file read; 64 MiB by default.
-    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/storageFailed`` if the
+    /// - Throws: `RawCodingError` of kind `.storageFailed` if the
     ///   directory cannot be created or locked.
     public init(directory: URL, codec: any Codec = .json, maximumFileBytes: Int = 64 << 20) throws(RawCodingError) {
         self.directory = directory.standardizedFileURL
@@ -85,7 +85,13 @@ public final class FileStore: KeyValueStore {
     }
 
     public func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
-        try update(key) { $0 = value }
+        // Not `update`: no need to read and parse the old file to replace it.
+        let file = try filePath(key)
+        try POSIXFiles.withExclusiveLock(lockPath, key: key) { () throws(RawCodingError) in
+            try writeLocked(value, key: key, file: file)
+            shared.noteOwnChange(file)
+        }
+        shared.broadcaster.send(key: key, from: self)
     }
 
     public func remove(_ key: String) throws(RawCodingError) {

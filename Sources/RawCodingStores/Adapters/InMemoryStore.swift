@@ -122,7 +122,7 @@ public final class InMemoryStore: KeyValueStore {
     /// - Parameters:
     ///   - value: The new tree, or `nil` to remove the key.
     ///   - key: The key.
-    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/encodingFailed`` for a tree
+    /// - Throws: `RawCodingError` of kind `.encodingFailed` for a tree
     ///   with `null` in it; nothing changes.
     public func simulateExternalChange(_ value: StoredValue?, forKey key: String) throws(RawCodingError) {
         let size: Int?

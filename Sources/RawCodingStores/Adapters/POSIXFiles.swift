@@ -10,7 +10,7 @@ import RawCoding
 #endif
 
 /// The file operations ``FileStore`` needs, on file descriptors, with `errno` turned into
-/// ``RawCodingError`` of kind ``RawCodingError/Kind/storageFailed``.
+/// `RawCodingError` of kind `.storageFailed`.
 enum POSIXFiles {
     /// What identifies one version of a file: a rename gives a new inode, a rewrite a new time.
     struct Signature: Hashable {

@@ -13,21 +13,21 @@ extension UserDefaults {
     /// - Parameters:
     ///   - value: The value.
     ///   - key: The key.
-    /// - Throws: ``RawCoding/RawCodingError``; nothing was written.
+    /// - Throws: `RawCodingError`; nothing was written.
     public func setStored<Value: Codable>(_ value: Value, forKey key: String) throws(RawCodingError) {
         try UserDefaultsStore(defaults: self).set(value, forKey: key)
     }
 
     /// Reads a value stored with ``setStored(_:forKey:)`` (or by an earlier version of the
-    /// model: missing keys are filled from `defaultValue`, ``RawCoding/StoredVersioned`` types
+    /// model: missing keys are filled from `defaultValue`, `StoredVersioned` types
     /// migrated).
     /// - Parameters:
     ///   - type: The type.
     ///   - key: The key.
     ///   - defaultValue: Fills keys the payload lacks; `nil` uses `Value.defaultValue` for a
-    ///     ``RawCoding/StoredDefault`` type.
+    ///     `StoredDefault` type.
     /// - Returns: The value, or `nil` if the key holds nothing.
-    /// - Throws: ``RawCoding/RawCodingError`` when the payload does not decode; it is left as it is.
+    /// - Throws: `RawCodingError` when the payload does not decode; it is left as it is.
     public func stored<Value: Decodable>(
         _ type: Value.Type, forKey key: String, defaultValue: Value? = nil
     ) throws(RawCodingError) -> Value? {

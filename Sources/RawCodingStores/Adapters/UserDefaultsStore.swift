@@ -104,7 +104,27 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     }
 
     public func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
-        try update(key) { $0 = value }
+        // Not `update`: reading the old value back through the bridge would cost as much as the write.
+        try checkKey(key)
+        let object: Any
+        do throws(RawCodingError) {
+            object = try value.propertyListObject()
+        } catch {
+            throw error.at(key: key)
+        }
+        try shared.lock.withLock { _ throws(RawCodingError) in
+            defaults.set(object, forKey: normalized(key))
+            try persist(key)
+        }
+        shared.broadcaster.send(key: key, from: self)
+    }
+
+    private func checkKey(_ key: String) throws(RawCodingError) {
+        guard key != Self.setAsideKey else {
+            throw RawCodingError.storage(
+                "\"\(key)\" is where set-aside payloads are kept; choose another key", in: UserDefaultsStore.self,
+                key: key)
+        }
     }
 
     public func remove(_ key: String) throws(RawCodingError) {
@@ -114,11 +134,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     public func update<Result>(
         _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
-        guard key != Self.setAsideKey else {
-            throw RawCodingError.storage(
-                "\"\(key)\" is where set-aside payloads are kept; choose another key", in: UserDefaultsStore.self,
-                key: key)
-        }
+        try checkKey(key)
         let (result, changed) = try shared.lock.withLock { _ throws(RawCodingError) in
             let old = try read(key)
             var value = old

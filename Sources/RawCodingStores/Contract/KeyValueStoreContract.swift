@@ -86,7 +86,7 @@ public struct KeyValueStoreContract: Sendable {
 
     /// Runs one check.
     /// - Parameter check: The check.
-    /// - Throws: ``Failure`` if it does not hold, or the store's ``RawCoding/RawCodingError``.
+    /// - Throws: ``Failure`` if it does not hold, or the store's `RawCodingError`.
     public func run(_ check: Check) async throws {
         let run = Run(contract: self, check: check)
         switch check {

@@ -39,7 +39,7 @@ public struct Stored<Value: Codable & Sendable>: Sendable {
         projectedValue = StoredProperty(key, store: store, defaultValue: wrappedValue, codec: codec)
     }
 
-    /// A property over `key` in `store`, with the type's ``RawCoding/StoredDefault/defaultValue``.
+    /// A property over `key` in `store`, with the type's `StoredDefault.defaultValue`.
     /// - Parameters:
     ///   - key: The key.
     ///   - store: The store.

@@ -14,8 +14,8 @@ import RawCoding
 /// projected value (`$settings`).
 ///
 /// - Reads lazily: the store is read on first access, and again after it reports a change.
-/// - Decodes with ``RawCoding/Codec/decodeStored(_:fromTree:defaultValue:)``: missing keys
-///   are filled from the default, ``RawCoding/StoredVersioned`` payloads are migrated, and
+/// - Decodes with `Codec.decodeStored(_:fromTree:defaultValue:)`: missing keys
+///   are filled from the default, `StoredVersioned` payloads are migrated, and
 ///   keys the model does not know are written back unchanged.
 /// - Is `Observable`: `withObservationTracking`, SwiftUI and `@Observable` models see
 ///   ``value`` change when it is set here or when the store changes underneath (another
@@ -55,6 +55,8 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         var continuations: [UInt64: AsyncStream<Value>.Continuation] = [:]
         var nextContinuation: UInt64 = 0
         var lastDelivered: StoredValue??
+        /// Streams made by `values()` whose first value is not yet delivered.
+        var opening = 0
     }
 
     private let flags = Locked(Flags())
@@ -108,7 +110,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// Stores `newValue`, keeping the unknown keys of what it replaces; if the stored payload
     /// did not decode, it is first moved aside.
     /// - Parameter newValue: The value to store.
-    /// - Throws: ``RawCoding/RawCodingError`` from encoding, from setting the payload aside
+    /// - Throws: `RawCodingError` from encoding, from setting the payload aside
     ///   (then nothing was written) or from the store.
     public func set(_ newValue: Value) throws(RawCodingError) {
         let tree = try loaded.withLock { loaded throws(RawCodingError) -> StoredValue in
@@ -131,12 +133,12 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
             }
         }
         registrar.withMutation(of: self, keyPath: \.value) {}
-        delivery.async { [self] in deliver(tree.isNull ? nil : tree, newValue) }
+        if hasStreams { delivery.async { [self] in deliver(tree.isNull ? nil : tree, newValue) } }
     }
 
     /// Removes the key from the store, so ``value`` is the default again (a payload that did
     /// not decode is moved aside first, not deleted).
-    /// - Throws: ``RawCoding/RawCodingError`` from the store.
+    /// - Throws: `RawCodingError` from the store.
     public func reset() throws(RawCodingError) {
         try loaded.withLock { loaded throws(RawCodingError) in
             let before = loaded ?? load()
@@ -147,13 +149,13 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
             loaded = Loaded(value: defaultValue, tree: nil, unknownKeys: .none, error: nil, needsSetAside: false)
         }
         registrar.withMutation(of: self, keyPath: \.value) {}
-        delivery.async { [self] in deliver(nil, defaultValue) }
+        if hasStreams { delivery.async { [self] in deliver(nil, defaultValue) } }
     }
 
     /// Payloads of this key that were set aside because they did not decode, oldest first.
     /// - Returns: The payloads; read one with ``SetAsidePayload/tree(readingWith:)`` and this
     ///   property's store codec, decode it with an older model, or export it.
-    /// - Throws: ``RawCoding/RawCodingError`` from the store.
+    /// - Throws: `RawCodingError` from the store.
     public func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload] {
         try store.setAsidePayloads().filter { $0.key == key }
     }
@@ -166,6 +168,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(16))
         let id = flags.withLock { flags in
             flags.nextContinuation += 1
+            flags.opening += 1
             return flags.nextContinuation
         }
         continuation.onTermination = { [self] _ in
@@ -176,6 +179,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
             flags.withLock { flags in
                 flags.continuations[id] = continuation
                 flags.lastDelivered = .some(now.tree)
+                flags.opening -= 1
             }
             continuation.yield(now.value)
         }
@@ -238,12 +242,16 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         }
         guard !own else { return }
         registrar.withMutation(of: self, keyPath: \.value) {}
+        guard hasStreams else { return }
         delivery.async { [weak self] in
-            guard let self, self.flags.withLock({ !$0.continuations.isEmpty }) else { return }
+            guard let self, self.hasStreams else { return }
             let now = self.current()
             self.deliver(now.tree, now.value)
         }
     }
+
+    /// Whether any stream from ``values()`` is open (or being opened).
+    private var hasStreams: Bool { flags.withLock { !$0.continuations.isEmpty || $0.opening > 0 } }
 
     /// Yields `value` to the streams unless they already have this tree; runs on `delivery`,
     /// so values arrive in order.

@@ -19,7 +19,7 @@ extension KeyValueStore {
     ///   - key: The key of the dictionary.
     /// - Returns: The old keys that were moved; empty if `key` already held a value or no old
     ///   key held one.
-    /// - Throws: ``RawCoding/RawCodingError`` from the store; the old keys are then still there.
+    /// - Throws: `RawCodingError` from the store; the old keys are then still there.
     @discardableResult
     public func moveKeys(_ mapping: [String: String], into key: String) throws(RawCodingError) -> [String] {
         guard try read(key) == nil else { return [] }

@@ -3,14 +3,14 @@ import RawCoding
 
 extension KeyValueStore {
     /// Decodes the value under `key`, filling missing keys and migrating as
-    /// ``RawCoding/Codec/decodeStored(_:fromTree:defaultValue:)`` does.
+    /// `Codec.decodeStored(_:fromTree:defaultValue:)` does.
     /// - Parameters:
     ///   - type: The type.
     ///   - key: The key.
     ///   - defaultValue: Fills keys the payload lacks.
     ///   - codec: The tree representation; `nil` uses the store's ``codec``.
     /// - Returns: The value, or `nil` if the key holds nothing.
-    /// - Throws: ``RawCoding/RawCodingError`` from the store or the decoding, with the key
+    /// - Throws: `RawCodingError` from the store or the decoding, with the key
     ///   first in its coding path.
     public func value<Value: Decodable>(
         _ type: Value.Type, forKey key: String, defaultValue: Value? = nil, codec: (any Codec)? = nil
@@ -30,7 +30,7 @@ extension KeyValueStore {
     ///   - value: The value.
     ///   - key: The key.
     ///   - codec: The tree representation; `nil` uses the store's ``codec``.
-    /// - Throws: ``RawCoding/RawCodingError`` from encoding or the store; nothing was written.
+    /// - Throws: `RawCodingError` from encoding or the store; nothing was written.
     public func set<Value: Codable>(_ value: Value, forKey key: String, codec: (any Codec)? = nil) throws(RawCodingError)
     {
         let codec = codec ?? self.codec
@@ -66,7 +66,7 @@ extension KeyValueStore {
     ///   - codec: The tree representation; `nil` uses the store's ``codec``.
     ///   - body: Changes the value.
     /// - Returns: What `body` returns.
-    /// - Throws: ``RawCoding/RawCodingError``; a stored payload that does not decode is an
+    /// - Throws: `RawCodingError`; a stored payload that does not decode is an
     ///   error and is left as it is.
     @discardableResult
     public func update<Value: Codable, Result>(

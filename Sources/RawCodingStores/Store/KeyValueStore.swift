@@ -1,7 +1,7 @@
 import Foundation
 import RawCoding
 
-/// A store of ``StoredValue`` trees by key: the contract every store of this package meets,
+/// A store of `StoredValue` trees by key: the contract every store of this package meets,
 /// and that another store (a database column, a network service) adopts to get ``Stored``,
 /// change streams and the decode-failure policy for free.
 ///
@@ -26,24 +26,24 @@ public protocol KeyValueStore: AnyObject, Sendable {
     /// The tree stored under `key`, or `nil` if there is none.
     /// - Parameter key: The key.
     /// - Returns: The tree, or `nil`.
-    /// - Throws: ``RawCodingError``: of kind ``RawCodingError/Kind/decodingFailed`` or
-    ///   ``RawCodingError/Kind/limitExceeded`` when the stored payload cannot be read (it is
-    ///   left as it is; see ``setAside(_:)``), ``RawCodingError/Kind/storageFailed`` when the
+    /// - Throws: `RawCodingError`: of kind `.decodingFailed` or
+    ///   `.limitExceeded` when the stored payload cannot be read (it is
+    ///   left as it is; see ``setAside(_:)``), `.storageFailed` when the
     ///   storage itself fails.
     func read(_ key: String) throws(RawCodingError) -> StoredValue?
 
     /// Stores `value` under `key`, replacing what was there, and notifies observers.
     /// - Parameters:
-    ///   - value: The tree; ``StoredValue/null`` is refused (use ``remove(_:)``).
+    ///   - value: The tree; `StoredValue.null` is refused (use ``remove(_:)``).
     ///   - key: The key.
-    /// - Throws: ``RawCodingError``: ``RawCodingError/Kind/encodingFailed`` or
-    ///   ``RawCodingError/Kind/limitExceeded`` for a value the store cannot hold, or
-    ///   ``RawCodingError/Kind/storageFailed``. Nothing was written.
+    /// - Throws: `RawCodingError`: `.encodingFailed` or
+    ///   `.limitExceeded` for a value the store cannot hold, or
+    ///   `.storageFailed`. Nothing was written.
     func write(_ value: StoredValue, forKey key: String) throws(RawCodingError)
 
     /// Removes the value under `key`, if any, and notifies observers if there was one.
     /// - Parameter key: The key.
-    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/storageFailed``.
+    /// - Throws: `RawCodingError` of kind `.storageFailed`.
     func remove(_ key: String) throws(RawCodingError)
 
     /// Reads, changes and writes the value under `key` as one step: no other write to the key
@@ -55,14 +55,14 @@ public protocol KeyValueStore: AnyObject, Sendable {
     ///     removes the key. If `body` throws, nothing is written. It runs under the store's
     ///     lock, so it must not call the store.
     /// - Returns: What `body` returns.
-    /// - Throws: ``RawCodingError``: what ``read(_:)``, ``write(_:forKey:)`` or `body` throws.
+    /// - Throws: `RawCodingError`: what ``read(_:)``, ``write(_:forKey:)`` or `body` throws.
     func update<Result>(
         _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result
 
     /// The keys that hold values, sorted; set-aside payloads are not among them.
     /// - Returns: The keys.
-    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/storageFailed``.
+    /// - Throws: `RawCodingError` of kind `.storageFailed`.
     func keys() throws(RawCodingError) -> [String]
 
     /// Calls `handler` after each change to the backing storage: writes through this
@@ -81,17 +81,17 @@ public protocol KeyValueStore: AnyObject, Sendable {
     /// did not decode.
     /// - Parameter key: The key.
     /// - Returns: The payload as it was set aside, or `nil` if the key held nothing.
-    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/storageFailed``; then the
+    /// - Throws: `RawCodingError` of kind `.storageFailed`; then the
     ///   payload is still under `key`.
     func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload?
 
     /// Every payload set aside and not yet discarded, oldest first.
     /// - Returns: The payloads.
-    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/storageFailed``.
+    /// - Throws: `RawCodingError` of kind `.storageFailed`.
     func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload]
 
     /// Deletes a set-aside payload, once the app has recovered or exported it.
     /// - Parameter id: ``SetAsidePayload/id``.
-    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/storageFailed``.
+    /// - Throws: `RawCodingError` of kind `.storageFailed`.
     func discardSetAside(_ id: String) throws(RawCodingError)
 }

@@ -2,7 +2,7 @@ import Foundation
 import RawCoding
 
 /// Quotas a store enforces before it writes: a write that would exceed one is refused with
-/// ``RawCodingError/Kind/limitExceeded`` and nothing is stored.
+/// `.limitExceeded` and nothing is stored.
 ///
 /// ``ubiquitousKeyValueStore`` holds the iCloud key-value store's documented quotas, so code
 /// meant for `NSUbiquitousKeyValueStore` can be tested on any platform with
@@ -50,7 +50,7 @@ public struct KeyValueStoreLimits: Sendable, Hashable {
     ///   - value: The tree.
     ///   - key: Its key.
     /// - Returns: The size in bytes.
-    /// - Throws: ``RawCodingError`` if the tree cannot be written as a property list.
+    /// - Throws: `RawCodingError` if the tree cannot be written as a property list.
     public static func size(of value: StoredValue, key: String) throws(RawCodingError) -> Int {
         key.utf8.count + (try PropertyListCodec(format: .binary).writeTree(value).count)
     }
@@ -61,7 +61,7 @@ public struct KeyValueStoreLimits: Sendable, Hashable {
     ///   - size: ``size(of:key:)`` of the new value.
     ///   - sizes: The size of every value the store holds now, by key.
     ///   - store: The store, named in the error.
-    /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/limitExceeded`` naming the
+    /// - Throws: `RawCodingError` of kind `.limitExceeded` naming the
     ///   limit and the numbers.
     public func check(
         writing key: String, size: Int, into sizes: [String: Int], store: Any.Type
@@ -87,5 +87,22 @@ public struct KeyValueStoreLimits: Sendable, Hashable {
             throw refuse(
                 "the store would hold \(total) bytes, over the limit of \(maximumTotalBytes) bytes in all")
         }
+    }
+
+    /// Checks that writing `value` under `key` into a store holding `current` keeps within the
+    /// limits: what a store that cannot track sizes as it goes (the iCloud adapter) calls.
+    /// - Parameters:
+    ///   - value: The new value.
+    ///   - key: Its key.
+    ///   - current: Every value the store holds now, by key.
+    ///   - store: The store, named in the error.
+    /// - Throws: `RawCodingError` of kind `.limitExceeded`, or the
+    ///   error of measuring a value a property list cannot hold.
+    public func check(
+        writing value: StoredValue, forKey key: String, into current: [String: StoredValue], store: Any.Type
+    ) throws(RawCodingError) {
+        var sizes: [String: Int] = [:]
+        for (existing, stored) in current { sizes[existing] = try Self.size(of: stored, key: existing) }
+        try check(writing: key, size: try Self.size(of: value, key: key), into: sizes, store: store)
     }
 }

@@ -37,7 +37,7 @@ public struct SetAsidePayload: Sendable, Hashable, Identifiable {
     /// The payload as a tree: the tree itself, or the bytes read with `codec`.
     /// - Parameter codec: The codec the bytes were written with (the store's).
     /// - Returns: The tree.
-    /// - Throws: ``RawCodingError`` if the bytes do not read (they may be why it was set aside).
+    /// - Throws: `RawCodingError` if the bytes do not read (they may be why it was set aside).
     public func tree(readingWith codec: any Codec) throws(RawCodingError) -> StoredValue {
         switch content {
         case .tree(let tree): return tree

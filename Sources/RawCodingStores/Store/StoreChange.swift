@@ -32,4 +32,14 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
     public func affects(_ key: String) -> Bool { self.key == nil || self.key == key }
 
     public var description: String { "\(key.map { "\"\($0)\"" } ?? "any key") (\(origin))" }
+
+    /// The changes an external-change notification reports, such as the iCloud key-value
+    /// store's `NSUbiquitousKeyValueStoreChangedKeysKey` list: one per key, or one for any key
+    /// when the list is missing (an account change, an initial sync).
+    /// - Parameter changedKeys: The keys the notification names, if it names any.
+    /// - Returns: The changes, each of origin ``Origin/external``.
+    public static func externalChanges(changedKeys: [String]?) -> [StoreChange] {
+        guard let changedKeys else { return [StoreChange(key: nil, origin: .external)] }
+        return changedKeys.sorted().map { StoreChange(key: $0, origin: .external) }
+    }
 }

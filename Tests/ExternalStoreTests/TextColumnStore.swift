@@ -1,0 +1,108 @@
+import Foundation
+import RawCoding
+import RawCodingStores
+import Synchronization
+import Testing
+
+/// A table with a text column, as a database would have: here a dictionary behind a lock.
+final class TextTable: Sendable {
+    let name: String
+    let rows = Mutex<[String: String]>([:])
+    init(name: String) { self.name = name }
+}
+
+/// A store that keeps each tree as JSON text in a table's column.
+final class TextColumnStore: KeyValueStore {
+    let table: TextTable
+    let codec: any Codec = .json
+    private let broadcaster: StoreChangeBroadcaster
+
+    init(table: TextTable) {
+        self.table = table
+        // One broadcaster per table, so every instance on it sees the others' writes.
+        broadcaster = .shared(for: "text-table:\(table.name)")
+    }
+
+    func read(_ key: String) throws(RawCodingError) -> StoredValue? {
+        guard let text = table.rows.withLock({ $0[key] }) else { return nil }
+        return try codec.readTree(from: Data(text.utf8))
+    }
+
+    func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
+        try update(key) { $0 = value }
+    }
+
+    func remove(_ key: String) throws(RawCodingError) {
+        try update(key) { $0 = nil }
+    }
+
+    func update<Result>(
+        _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
+    ) throws(RawCodingError) -> Result {
+        // A database would run this in a transaction that locks the row.
+        let (result, changed) = try table.rows.withLock { rows throws(RawCodingError) in
+            let old = try rows[key].map { text throws(RawCodingError) in try codec.readTree(from: Data(text.utf8)) }
+            var value = old
+            let result = try body(&value)
+            guard value != old else { return (result, false) }
+            if let value {
+                guard !value.isNull else {
+                    throw RawCodingError(kind: .encodingFailed, typeName: "TextColumnStore", reason: "null is not a value")
+                }
+                rows[key] = String(decoding: try codec.writeTree(value), as: UTF8.self)
+            } else {
+                rows[key] = nil
+            }
+            return (result, true)
+        }
+        if changed { broadcaster.send(key: key, from: self) }
+        return result
+    }
+
+    func keys() throws(RawCodingError) -> [String] {
+        table.rows.withLock { $0.keys.filter { !$0.hasPrefix("set-aside/") }.sorted() }
+    }
+
+    func observe(_ handler: @escaping @Sendable (StoreChange) -> Void) -> StoreObservation {
+        broadcaster.add(for: self, handler)
+    }
+
+    // Set-aside payloads: rows named "set-aside/<key>@<milliseconds>", holding the text exactly
+    // as it was (a real table would have key and date columns).
+    func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
+        let milliseconds = Int64(Date().timeIntervalSince1970 * 1_000)
+        let id = "\(key)@\(milliseconds)"
+        let text: String? = table.rows.withLock { rows in
+            guard let text = rows.removeValue(forKey: key) else { return nil }
+            rows["set-aside/\(id)"] = text
+            return text
+        }
+        guard let text else { return nil }
+        broadcaster.send(key: key, from: self)
+        return SetAsidePayload(id: id, key: key, date: Self.date(milliseconds), content: .bytes(Data(text.utf8)))
+    }
+
+    func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload] {
+        table.rows.withLock { rows in
+            rows.keys.filter { $0.hasPrefix("set-aside/") }.sorted().map { row in
+                let id = String(row.dropFirst("set-aside/".count))
+                let at = id.lastIndex(of: "@") ?? id.endIndex
+                let milliseconds = Int64(id[at...].dropFirst()) ?? 0
+                return SetAsidePayload(
+                    id: id, key: String(id[..<at]), date: Self.date(milliseconds), content: .bytes(Data(rows[row]!.utf8)))
+            }
+        }
+    }
+
+    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1_000) }
+
+    func discardSetAside(_ id: String) throws(RawCodingError) {
+        _ = table.rows.withLock { $0.removeValue(forKey: "set-aside/\(id)") }
+    }
+}
+
+@Test(arguments: KeyValueStoreContract.Check.allCases)
+func textColumnStoreMeetsTheContract(_ check: KeyValueStoreContract.Check) async throws {
+    let table = TextTable(name: UUID().uuidString)
+    try await KeyValueStoreContract(TextColumnStore(table: table), sameStorage: TextColumnStore(table: table)).run(check)
+}
