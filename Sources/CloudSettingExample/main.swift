@@ -42,8 +42,10 @@ print("stored: \(try cloud.read("reading").map { "\($0)" } ?? "nothing")")
 
 // Over the iCloud quotas, a write is refused before anything is sent.
 do {
-    try StoredProperty("a key that is far longer than the sixty-four bytes iCloud allows for one", store: cloud, defaultValue: 0)
-        .set(1)
+    try StoredProperty(
+        "a key that is far longer than the sixty-four bytes iCloud allows for one", store: cloud, defaultValue: 0
+    )
+    .set(1)
 } catch {
     print("refused: \(error.reason)")
 }

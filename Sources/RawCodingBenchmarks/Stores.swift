@@ -84,13 +84,18 @@ func storeRows() throws -> [Comparison] {
             ),
             ("@Stored write", { for index in 0..<calls { ours.settings.launches = index } }),
             ("hand-written write", { for index in 0..<calls { theirs.settings.launches = index } }),
-            ("hand-written write + synchronize", { for index in 0..<calls { theirsFlushed.settings.launches = index } }),
+            (
+                "hand-written write + synchronize",
+                { for index in 0..<calls { theirsFlushed.settings.launches = index } }
+            ),
         ], runs: runs)
     return [
         Comparison(
-            title: "@Stored read vs UserDefaults + JSONDecoder (×1000)", ours: measured[0], theirs: measured[1], target: 1),
+            title: "@Stored read vs UserDefaults + JSONDecoder (×1000)", ours: measured[0], theirs: measured[1],
+            target: 1),
         Comparison(
-            title: "@Stored read after another write vs same (×100)", ours: measured[2], theirs: measured[3], target: nil),
+            title: "@Stored read after another write vs same (×100)", ours: measured[2], theirs: measured[3],
+            target: nil),
         Comparison(
             title: "@Stored write vs UserDefaults + JSONEncoder (×1000)", ours: measured[4], theirs: measured[5],
             target: nil),

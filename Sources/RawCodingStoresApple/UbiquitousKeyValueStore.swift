@@ -79,7 +79,8 @@
                         for (existing, object) in cloud.dictionaryRepresentation {
                             current[existing] = try StoredValue(propertyList: object)
                         }
-                        try limits.check(writing: value, forKey: key, into: current, store: UbiquitousKeyValueStore.self)
+                        try limits.check(
+                            writing: value, forKey: key, into: current, store: UbiquitousKeyValueStore.self)
                         cloud.set(try value.propertyListObject(), forKey: key)
                     } else {
                         cloud.removeObject(forKey: key)

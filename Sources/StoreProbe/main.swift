@@ -37,7 +37,9 @@ do {
         }
         print("wrote \(count)")
     case "increment" where arguments.count == 4:
-        guard let threads = Int(arguments[2]), let count = Int(arguments[3]) else { fail("THREADS and COUNT are numbers") }
+        guard let threads = Int(arguments[2]), let count = Int(arguments[3]) else {
+            fail("THREADS and COUNT are numbers")
+        }
         let group = DispatchGroup()
         let failures = DispatchQueue(label: "failures")
         nonisolated(unsafe) var failure: (any Error)?

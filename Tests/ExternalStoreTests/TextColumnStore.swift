@@ -47,7 +47,8 @@ final class TextColumnStore: KeyValueStore {
             guard value != old else { return (result, false) }
             if let value {
                 guard !value.isNull else {
-                    throw RawCodingError(kind: .encodingFailed, typeName: "TextColumnStore", reason: "null is not a value")
+                    throw RawCodingError(
+                        kind: .encodingFailed, typeName: "TextColumnStore", reason: "null is not a value")
                 }
                 rows[key] = String(decoding: try codec.writeTree(value), as: UTF8.self)
             } else {
@@ -89,7 +90,8 @@ final class TextColumnStore: KeyValueStore {
                 let at = id.lastIndex(of: "@") ?? id.endIndex
                 let milliseconds = Int64(id[at...].dropFirst()) ?? 0
                 return SetAsidePayload(
-                    id: id, key: String(id[..<at]), date: Self.date(milliseconds), content: .bytes(Data(rows[row]!.utf8)))
+                    id: id, key: String(id[..<at]), date: Self.date(milliseconds),
+                    content: .bytes(Data(rows[row]!.utf8)))
             }
         }
     }
@@ -104,5 +106,33 @@ final class TextColumnStore: KeyValueStore {
 @Test(arguments: KeyValueStoreContract.Check.allCases)
 func textColumnStoreMeetsTheContract(_ check: KeyValueStoreContract.Check) async throws {
     let table = TextTable(name: UUID().uuidString)
-    try await KeyValueStoreContract(TextColumnStore(table: table), sameStorage: TextColumnStore(table: table)).run(check)
+    try await KeyValueStoreContract(TextColumnStore(table: table), sameStorage: TextColumnStore(table: table)).run(
+        check)
+}
+
+/// Every `swift` block of the store authors' article is a run of lines in this file, so the
+/// article shows code that compiles and passes the contract.
+@Test func theArticleShowsTheTestedStore() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let article = try String(
+        contentsOf: root.appendingPathComponent("Sources/RawCodingStores/Documentation.docc/WritingAStore.md"),
+        encoding: .utf8)
+    let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+    let sourceLines = source.split(separator: "\n", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces)
+    }
+    let blocks = article.components(separatedBy: "```swift\n").dropFirst().map {
+        $0.components(separatedBy: "\n```")[0]
+    }
+    #expect(blocks.count == 5)
+    for block in blocks {
+        let lines = block.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        let found = sourceLines.indices.contains { start in
+            start + lines.count <= sourceLines.count && Array(sourceLines[start..<start + lines.count]) == lines
+        }
+        #expect(found, "this block of WritingAStore.md is not in TextColumnStore.swift:\n\(block)")
+    }
 }

@@ -53,7 +53,9 @@ struct AdapterTests {
         let directory = try TemporaryDirectory()
         let store = try FileStore(directory: directory.url)
         for key in ["settings", "Theme", "a/b", "..", "ключ"] { try store.write(true, forKey: key) }
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { !$0.hasPrefix(".") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter {
+            !$0.hasPrefix(".")
+        }
         #expect(
             names.sorted()
                 == ["%2E%2E.json", "%D0%BA%D0%BB%D1%8E%D1%87.json", "^Theme.json", "a%2Fb.json", "settings.json"])
@@ -96,7 +98,11 @@ struct AdapterTests {
         let other = SettingsModel(store: InMemoryStore(sharingStorageWith: store))
         #expect(model.settings == Settings())
         let fired = Locked(0)
-        withObservationTracking { _ = model.settings } onChange: { fired.withLock { $0 += 1 } }
+        withObservationTracking {
+            _ = model.settings
+        } onChange: {
+            fired.withLock { $0 += 1 }
+        }
         other.settings.username = "ada"
         #expect(fired.withLock { $0 } == 1)
         #expect(model.settings.username == "ada")
@@ -105,7 +111,11 @@ struct AdapterTests {
     @Test func settingThePropertyNotifiesItsOwnObservers() throws {
         let model = SettingsModel(store: InMemoryStore())
         let fired = Locked(0)
-        withObservationTracking { _ = model.settings } onChange: { fired.withLock { $0 += 1 } }
+        withObservationTracking {
+            _ = model.settings
+        } onChange: {
+            fired.withLock { $0 += 1 }
+        }
         model.settings.isPrivate = true
         #expect(fired.withLock { $0 } == 1)
         #expect(model.settings.isPrivate)

@@ -26,7 +26,9 @@ struct DecodeFailureTests {
         let property = StoredProperty("profile", store: store, defaultValue: Profile())
 
         let events = Locked<[RawCodingDiagnostics.Event]>([])
-        let read = RawCodingDiagnostics.withHandler({ event in events.withLock { $0.append(event) } }) { property.value }
+        let read = RawCodingDiagnostics.withHandler({ event in events.withLock { $0.append(event) } }) {
+            property.value
+        }
         #expect(read == Profile())
         let error = try #require(property.error)
         #expect(error.codingPath.first?.stringValue == "profile")

@@ -15,19 +15,28 @@ struct ExampleTests {
         let first = try run("SettingsFormExample", ["--suite", suite])
         #expect(first.contains(#"moved release 1's keys into "settings": privateAccount, ringtone, username"#))
         #expect(first.contains("the form saw a change made in the other window"))
-        #expect(first.contains(#"stored under "settings": {"isPrivate": false, "ringtone": "radar", "username": "ada"}"#))
+        #expect(
+            first.contains(#"stored under "settings": {"isPrivate": false, "ringtone": "radar", "username": "ada"}"#))
         #expect(first.contains("keys in the suite: settings\n"))
         // The next run reads the struct and moves nothing.
         let second = try run("SettingsFormExample", ["--suite", suite])
         #expect(!second.contains("moved"))
-        #expect(second.contains(#"read: Settings(username: "ada", isPrivate: false, ringtone: SettingsFormExample.Settings.Ringtone.radar)"#))
-        #expect(second.contains(#"stored under "settings": {"isPrivate": true, "ringtone": "radar", "username": "ada"}"#))
+        #expect(
+            second.contains(
+                #"read: Settings(username: "ada", isPrivate: false, ringtone: SettingsFormExample.Settings.Ringtone.radar)"#
+            ))
+        #expect(
+            second.contains(#"stored under "settings": {"isPrivate": true, "ringtone": "radar", "username": "ada"}"#))
     }
 
     @Test func defaultsDictionaryStoresRealPropertyListValues() throws {
         let output = try run("DefaultsDictionaryExample")
-        #expect(output.contains(#"stored: {"lastOpened": date(2025-12-01T00:00:00.000Z), "recentSearches": ["swift", "plist"], "volume": 0.8, "window": {"height": 600, "width": 800}}"#))
-        #expect(output.contains("UserDefaults holds a dictionary with keys: lastOpened, recentSearches, volume, window"))
+        #expect(
+            output.contains(
+                #"stored: {"lastOpened": date(2025-12-01T00:00:00.000Z), "recentSearches": ["swift", "plist"], "volume": 0.8, "window": {"height": 600, "width": 800}}"#
+            ))
+        #expect(
+            output.contains("UserDefaults holds a dictionary with keys: lastOpened, recentSearches, volume, window"))
         #expect(output.contains("refused: encodingFailed at preferences.missing"))
         #expect(output.contains("still stored: lastOpened, recentSearches, volume, window"))
     }

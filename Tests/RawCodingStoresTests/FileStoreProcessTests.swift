@@ -80,7 +80,8 @@ struct FileStoreProcessTests {
             Thread.sleep(forTimeInterval: 0.01)
         }
         // The acceptance bound: another process's write is seen within one second.
-        let delay = try #require(fired.withLock { $0 }, "observation did not fire within one second").timeIntervalSince(written)
+        let delay = try #require(fired.withLock { $0 }, "observation did not fire within one second").timeIntervalSince(
+            written)
         #expect(delay < 1)
         #expect(model.count == 41)
     }
@@ -90,7 +91,9 @@ struct FileStoreProcessTests {
         let store = try FileStore(directory: directory.url)
         let received = Locked<[Int]>([])
         let consumer = Task {
-            for await value in store.values(Int.self, forKey: "count", default: 0) { received.withLock { $0.append(value) } }
+            for await value in store.values(Int.self, forKey: "count", default: 0) {
+                received.withLock { $0.append(value) }
+            }
         }
         defer { consumer.cancel() }
         while received.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }

@@ -25,7 +25,8 @@ enum Adapter: String, CaseIterable, CustomTestStringConvertible {
             let directory = try TemporaryDirectory()
             let codec: any Codec = self == .fileJSON ? .json : .propertyList(.binary)
             return try await body(
-                try FileStore(directory: directory.url, codec: codec), try FileStore(directory: directory.url, codec: codec))
+                try FileStore(directory: directory.url, codec: codec),
+                try FileStore(directory: directory.url, codec: codec))
         }
     }
 }

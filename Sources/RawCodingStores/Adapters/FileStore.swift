@@ -51,7 +51,8 @@ public final class FileStore: KeyValueStore {
         do {
             try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         } catch {
-            throw RawCodingError.storage("could not create the directory \(path)", in: FileStore.self, key: nil, underlying: error)
+            throw RawCodingError.storage(
+                "could not create the directory \(path)", in: FileStore.self, key: nil, underlying: error)
         }
         shared = FileStoreWatcher.shared(for: self.directory.resolvingSymlinksInPath().path)
         try removeLeftoverTemporaryFiles()

@@ -54,7 +54,8 @@ enum POSIXFiles {
         let size = Int(status.st_size)
         guard size <= maximumBytes else {
             throw RawCodingError(
-                kind: .limitExceeded, typeName: "FileStore", codingPath: key.map { [StoredCodingKey(stringValue: $0)] } ?? [],
+                kind: .limitExceeded, typeName: "FileStore",
+                codingPath: key.map { [StoredCodingKey(stringValue: $0)] } ?? [],
                 reason: "\(path) is \(size) bytes, over the store's maximumFileBytes of \(maximumBytes); "
                     + "it was not read and is left as it is")
         }

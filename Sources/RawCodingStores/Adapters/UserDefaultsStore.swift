@@ -228,7 +228,8 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         }
         guard let list = tree.arrayValue else {
             throw RawCodingError.storage(
-                "the set-aside list is \(tree.kindName), not an array; it was left as it is", in: UserDefaultsStore.self,
+                "the set-aside list is \(tree.kindName), not an array; it was left as it is",
+                in: UserDefaultsStore.self,
                 key: Self.setAsideKey)
         }
         return list

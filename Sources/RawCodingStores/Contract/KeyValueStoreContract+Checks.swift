@@ -90,15 +90,21 @@ extension KeyValueStoreContract {
 
         func keepsAwkwardKeysApart() throws {
             let keys = ["Theme", "theme", "a.b", "a/b", "100%", ".hidden", "ключ", "\u{e9}", "with space", "^", "%41"]
-            for (index, key) in keys.enumerated() { try store.write(StoredValue(integerLiteral: Int64(index)), forKey: key) }
+            for (index, key) in keys.enumerated() {
+                try store.write(StoredValue(integerLiteral: Int64(index)), forKey: key)
+            }
             for (index, key) in keys.enumerated() {
                 let value = try store.read(key)
-                try expect(value == StoredValue(integerLiteral: Int64(index)), "key \"\(key)\" read \(String(describing: value))")
+                try expect(
+                    value == StoredValue(integerLiteral: Int64(index)),
+                    "key \"\(key)\" read \(String(describing: value))")
             }
             try expect(try store.keys() == keys.sorted(), "keys() gave \(try store.keys()), expected \(keys.sorted())")
             // Swift compares strings by canonical equivalence, so an "é" typed as e + U+0301
             // is the same key as the precomposed one.
-            try expect(try store.read("e\u{301}") == StoredValue(integerLiteral: 7), "canonically equal keys should be one key")
+            try expect(
+                try store.read("e\u{301}") == StoredValue(integerLiteral: 7), "canonically equal keys should be one key"
+            )
             try store.write("decomposed", forKey: "e\u{301}")
             try expect(try store.read("\u{e9}") == "decomposed", "a write to an equal key should replace the value")
             try expect(try store.keys().count == keys.count, "canonically equal keys should be listed once")
@@ -148,7 +154,9 @@ extension KeyValueStoreContract {
 
         func notifiesObservers() async throws {
             let seen = Locked<[String: [StoreChange]]>([:])
-            var first: StoreObservation? = store.observe { change in seen.withLock { $0["first", default: []].append(change) } }
+            var first: StoreObservation? = store.observe { change in
+                seen.withLock { $0["first", default: []].append(change) }
+            }
             let second = other.observe { change in seen.withLock { $0["second", default: []].append(change) } }
             try store.write("value", forKey: "observed")
             try await eventually("notifying both instances of a write") {
@@ -234,7 +242,9 @@ extension KeyValueStoreContract {
             defer { consumer.cancel() }
             try await eventually("the stream yielding the current value") { received.withLock { !$0.isEmpty } }
             let first = received.withLock { $0.first }
-            try expect(first == ContractSettings(), "the stream should start with the current value, gave \(String(describing: first))")
+            try expect(
+                first == ContractSettings(),
+                "the stream should start with the current value, gave \(String(describing: first))")
             let written = ContractSettings(name: "streamed", volume: 2)
             try other.set(written, forKey: "streamed")
             try await eventually("the stream delivering the other instance's write") {

@@ -31,7 +31,8 @@ extension KeyValueStore {
     ///   - key: The key.
     ///   - codec: The tree representation; `nil` uses the store's ``codec``.
     /// - Throws: `RawCodingError` from encoding or the store; nothing was written.
-    public func set<Value: Codable>(_ value: Value, forKey key: String, codec: (any Codec)? = nil) throws(RawCodingError)
+    public func set<Value: Codable>(_ value: Value, forKey key: String, codec: (any Codec)? = nil)
+        throws(RawCodingError)
     {
         let codec = codec ?? self.codec
         var unknownKeys = StoredUnknownKeys.none
