@@ -106,8 +106,8 @@ final class TextColumnStore: KeyValueStore {
 @Test(arguments: KeyValueStoreContract.Check.allCases)
 func textColumnStoreMeetsTheContract(_ check: KeyValueStoreContract.Check) async throws {
     let table = TextTable(name: UUID().uuidString)
-    try await KeyValueStoreContract(TextColumnStore(table: table), sameStorage: TextColumnStore(table: table)).run(
-        check)
+    let contract = KeyValueStoreContract(TextColumnStore(table: table), sameStorage: TextColumnStore(table: table))
+    try await contract.run(check)
 }
 
 /// Every `swift` block of the store authors' article is a run of lines in this file, so the
