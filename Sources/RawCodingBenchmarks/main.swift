@@ -43,9 +43,9 @@ func profile<Document: Codable>(_ document: Document, _ operation: String, _ rep
 if CommandLine.arguments.dropFirst().first == "profile-stored-write" {
     // For `perf record`: @Stored writes to a UserDefaults suite, nothing else.
     let suite = "RawCodingBenchmarks.profile.\(ProcessInfo.processInfo.processIdentifier)"
-    defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
     let stored = StoredSettings(UserDefaultsStore(suiteName: suite))
     for index in 0..<(Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000) { stored.settings.launches = index }
+    UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite)  // `exit` runs no `defer`
     exit(0)
 }
 

@@ -121,6 +121,24 @@ struct AdapterTests {
         #expect(model.settings.isPrivate)
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func anObserverMayReadAndWritePropertiesWhileTheStoreNotifies() throws {
+        let store = InMemoryStore()
+        let writer = StoredProperty("shared", store: store, defaultValue: 0)
+        let reader = StoredProperty("shared", store: store, defaultValue: 0)
+        let echo = StoredProperty("echo", store: store, defaultValue: 0)
+        #expect(reader.value == 0)
+        withObservationTracking { _ = reader.value } onChange: {
+            // Runs while `writer` is writing: reading it, or writing another key, must not deadlock.
+            _ = writer.value
+            echo.value = 1
+        }
+        writer.value = 5
+        #expect(reader.value == 5)
+        #expect(writer.value == 5)
+        #expect(echo.value == 1)
+    }
+
     @Test func aStoredDictionaryHoldsAnyPropertyListValues() throws {
         let store = InMemoryStore()
         let property = StoredProperty<[String: StoredValue]>("preferences", store: store, defaultValue: [:])

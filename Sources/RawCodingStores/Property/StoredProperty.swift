@@ -44,10 +44,12 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         var needsSetAside: Bool
     }
 
-    /// The loaded state; store I/O for this property happens under this lock. Store change
-    /// handlers never take it (they only touch `flags`), so two properties writing the same
-    /// key from two threads cannot wait on each other.
+    /// The loaded state; reading the store happens under this lock. Store change handlers
+    /// never take it (they only touch `flags`), and writes do not hold it while the store
+    /// notifies observers, so an observer may read any property, this one included.
     private let loaded = Locked<Loaded?>(nil)
+    /// Serializes this property's writes, so the loaded state ends as the store does.
+    private let writing = Locked(())
 
     private struct Flags {
         var stale = false
@@ -113,22 +115,26 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// - Throws: `RawCodingError` from encoding, from setting the payload aside
     ///   (then nothing was written) or from the store.
     public func set(_ newValue: Value) throws(RawCodingError) {
-        let tree = try loaded.withLock { loaded throws(RawCodingError) -> StoredValue in
-            let before = loaded ?? load()
+        let tree = try writing.withLock { _ throws(RawCodingError) -> StoredValue in
+            let before = current()
             do throws(RawCodingError) {
                 let tree = try codec.encodeStoredTree(newValue, keeping: before.unknownKeys)
                 try ownWrite { () throws(RawCodingError) in
                     if before.needsSetAside { _ = try store.setAside(key) }
                     if tree.isNull { try store.remove(key) } else { try store.write(tree, forKey: key) }
                 }
-                loaded = Loaded(
-                    value: newValue, tree: tree.isNull ? nil : tree, unknownKeys: before.unknownKeys, error: nil,
-                    needsSetAside: false)
+                loaded.withLock {
+                    $0 = Loaded(
+                        value: newValue, tree: tree.isNull ? nil : tree, unknownKeys: before.unknownKeys, error: nil,
+                        needsSetAside: false)
+                }
                 return tree
             } catch {
-                var failed = before
-                failed.error = error
-                loaded = failed
+                loaded.withLock { loaded in
+                    var failed = loaded ?? before
+                    failed.error = error
+                    loaded = failed
+                }
                 throw error
             }
         }
@@ -140,13 +146,15 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// not decode is moved aside first, not deleted).
     /// - Throws: `RawCodingError` from the store.
     public func reset() throws(RawCodingError) {
-        try loaded.withLock { loaded throws(RawCodingError) in
-            let before = loaded ?? load()
+        try writing.withLock { _ throws(RawCodingError) in
+            let before = current()
             try ownWrite { () throws(RawCodingError) in
                 if before.needsSetAside { _ = try store.setAside(key) }
                 try store.remove(key)
             }
-            loaded = Loaded(value: defaultValue, tree: nil, unknownKeys: .none, error: nil, needsSetAside: false)
+            loaded.withLock {
+                $0 = Loaded(value: defaultValue, tree: nil, unknownKeys: .none, error: nil, needsSetAside: false)
+            }
         }
         registrar.withMutation(of: self, keyPath: \.value) {}
         if hasStreams { delivery.async { [self] in deliver(nil, defaultValue) } }
