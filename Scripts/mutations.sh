@@ -409,6 +409,83 @@ after: enum ToolLimits {
 line: maximumValueCount: 1 << 27)
 becomes: maximumValueCount: 1 << 31)
 tests: ToolInputTests
+
+name: FileStore keeps a crashed writer's temporary files
+file: Sources/RawCodingStores/Adapters/FileStore.swift
+after: private func removeLeftoverTemporaryFiles()
+line: where name.hasPrefix(".tmp-")
+becomes: where name.hasPrefix(".never-")
+tests: FileStoreProcessTests|AdapterTests
+
+name: FileStore's lock is shared, not exclusive
+file: Sources/RawCodingStores/Adapters/POSIXFiles.swift
+after: static func withExclusiveLock<Result>(
+line: while flock(descriptor, LOCK_EX) != 0 {
+becomes: while flock(descriptor, LOCK_SH) != 0 {
+tests: FileStoreProcessTests|StoreContractTests
+
+name: FileStore does not notice other processes' changes
+file: Sources/RawCodingStores/Adapters/FileStoreWatcher.swift
+after: for name in changed {
+line: broadcaster.send(key: key(for: name), from: nil)
+becomes: _ = name
+tests: FileStoreProcessTests
+
+name: FileStore names canonically equal keys apart
+file: Sources/RawCodingStores/Adapters/FileStore+Names.swift
+after: static func fileName(for key: String
+line: for byte in key.precomposedStringWithCanonicalMapping.utf8 {
+becomes: for byte in key.utf8 {
+tests: StoreContractTests
+
+name: FileStore names keys that differ in case alike
+file: Sources/RawCodingStores/Adapters/FileStore+Names.swift
+after: case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+line: name += "^"
+becomes: name += ""
+tests: AdapterTests
+
+name: @Stored writes over an undecodable payload without setting it aside
+file: Sources/RawCodingStores/Property/StoredProperty.swift
+after: public func set(_ newValue: Value) throws(RawCodingError) {
+line: if before.needsSetAside { _ = try store.setAside(key) }
+becomes: if false { _ = try store.setAside(key) }
+tests: DecodeFailureTests|StoreContractTests
+
+name: an undecodable payload is not marked for setting aside
+file: Sources/RawCodingStores/Property/StoredProperty.swift
+after: private func failed(_ error: RawCodingError) -> Loaded {
+line: needsSetAside: true)
+becomes: needsSetAside: false)
+tests: DecodeFailureTests|StoreContractTests
+
+name: @Stored drops unknown keys on write-back
+file: Sources/RawCodingStores/Property/StoredProperty.swift
+after: public func set(_ newValue: Value) throws(RawCodingError) {
+line: keeping: before.unknownKeys)
+becomes: keeping: .none)
+tests: ExampleTests
+
+name: the iCloud key length is not checked
+file: Sources/RawCodingStores/Store/KeyValueStoreLimits.swift
+after: let keyBytes = key.utf8.count
+line: if keyBytes > maximumKeyBytes {
+becomes: if keyBytes > maximumKeyBytes * 2 {
+tests: CloudLimitTests
+
+name: the iCloud total counts a replaced value twice
+file: Sources/RawCodingStores/Store/KeyValueStoreLimits.swift
+after: let keyBytes = key.utf8.count
+line: let total = sizes.values.reduce(0, +) - (sizes[key] ?? 0) + size
+becomes: let total = sizes.values.reduce(0, +) + size
+tests: CloudLimitTests
+
+name: UserDefaultsStore does not flush writes on Linux
+file: Sources/RawCodingStores/Adapters/UserDefaultsStore.swift
+after: private func persist(_ key: String)
+line: guard defaults.synchronize() else {
+becomes: guard true else {
+tests: ExampleTests
 LIST
 )
 
