@@ -128,7 +128,9 @@ struct AdapterTests {
         let reader = StoredProperty("shared", store: store, defaultValue: 0)
         let echo = StoredProperty("echo", store: store, defaultValue: 0)
         #expect(reader.value == 0)
-        withObservationTracking { _ = reader.value } onChange: {
+        withObservationTracking {
+            _ = reader.value
+        } onChange: {
             // Runs while `writer` is writing: reading it, or writing another key, must not deadlock.
             _ = writer.value
             echo.value = 1
