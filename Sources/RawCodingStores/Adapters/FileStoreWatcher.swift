@@ -15,19 +15,11 @@ final class FileStoreWatcher: Sendable {
 
     private init(directory: String) { self.directory = directory }
 
-    private struct Weak { weak var watcher: FileStoreWatcher? }
-
-    private static let registry = Locked<[String: Weak]>([:])
+    private static let registry = SharedInstances<FileStoreWatcher>()
 
     /// The process's watcher for `directory` (a resolved path).
     static func shared(for directory: String) -> FileStoreWatcher {
-        registry.withLock { registry in
-            if let existing = registry[directory]?.watcher { return existing }
-            registry = registry.filter { $0.value.watcher != nil }
-            let created = FileStoreWatcher(directory: directory)
-            registry[directory] = Weak(watcher: created)
-            return created
-        }
+        registry.object(for: directory) { FileStoreWatcher(directory: directory) }
     }
 
     /// Records a change this process made, so the watcher does not report it again as an

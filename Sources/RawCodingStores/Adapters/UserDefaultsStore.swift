@@ -44,17 +44,10 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         let broadcaster = StoreChangeBroadcaster()
         let lock = Locked(())
 
-        private struct Weak { weak var shared: Shared? }
-        private static let registry = Locked<[String: Weak]>([:])
+        private static let registry = SharedInstances<Shared>()
 
         static func shared(for name: String) -> Shared {
-            registry.withLock { registry in
-                if let existing = registry[name]?.shared { return existing }
-                registry = registry.filter { $0.value.shared != nil }
-                let created = Shared()
-                registry[name] = Weak(shared: created)
-                return created
-            }
+            registry.object(for: name) { Shared() }
         }
     }
 

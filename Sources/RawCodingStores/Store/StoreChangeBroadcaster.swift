@@ -61,23 +61,13 @@ public final class StoreChangeBroadcaster: Sendable {
         }
     }
 
-    private static let registry = Locked<[String: Weak]>([:])
-
-    private struct Weak {
-        weak var broadcaster: StoreChangeBroadcaster?
-    }
+    private static let registry = SharedInstances<StoreChangeBroadcaster>()
 
     /// The process's broadcaster for the backing storage named `name`, shared by every store
     /// instance that asks with the same name while any of them holds it.
     /// - Parameter name: Names the storage, such as `"defaults:<suite>"` or `"file:<path>"`.
     /// - Returns: The broadcaster.
     public static func shared(for name: String) -> StoreChangeBroadcaster {
-        registry.withLock { registry in
-            if let existing = registry[name]?.broadcaster { return existing }
-            registry = registry.filter { $0.value.broadcaster != nil }
-            let created = StoreChangeBroadcaster()
-            registry[name] = Weak(broadcaster: created)
-            return created
-        }
+        registry.object(for: name) { StoreChangeBroadcaster() }
     }
 }
