@@ -52,10 +52,13 @@ final class FileStoreWatcher: Sendable {
 
     /// One look at the directory; `false` once nobody observes, which ends the thread.
     private func poll() -> Bool {
-        guard broadcaster.hasObservers else {
-            state.withLock { $0.running = false }
-            return false
+        // Checked under the state lock: an observer added after this check finds `running`
+        // false and starts a new thread, so an observer is never left without one.
+        let observed = state.withLock { state in
+            if !broadcaster.hasObservers { state.running = false }
+            return state.running
         }
+        guard observed else { return false }
         guard let current = takeSnapshot() else { return true }
         let changed: [String] = state.withLock { state in
             let names = Set(current.keys).union(state.snapshot.keys)
