@@ -56,14 +56,6 @@
             return try StoredValue(propertyList: object)
         }
 
-        public func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
-            try update(key) { $0 = value }
-        }
-
-        public func remove(_ key: String) throws(RawCodingError) {
-            try update(key) { $0 = nil }
-        }
-
         public func update<Result>(
             _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
         ) throws(RawCodingError) -> Result {

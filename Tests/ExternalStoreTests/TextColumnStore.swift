@@ -28,14 +28,6 @@ final class TextColumnStore: KeyValueStore {
         return try codec.readTree(from: Data(text.utf8))
     }
 
-    func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
-        try update(key) { $0 = value }
-    }
-
-    func remove(_ key: String) throws(RawCodingError) {
-        try update(key) { $0 = nil }
-    }
-
     func update<Result>(
         _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {

@@ -60,14 +60,6 @@ public final class InMemoryStore: KeyValueStore {
         storage.state.withLock { $0.values[key] }
     }
 
-    public func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
-        try update(key) { $0 = value }
-    }
-
-    public func remove(_ key: String) throws(RawCodingError) {
-        try update(key) { $0 = nil }
-    }
-
     public func update<Result>(
         _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {

@@ -120,10 +120,6 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         }
     }
 
-    public func remove(_ key: String) throws(RawCodingError) {
-        try update(key) { $0 = nil }
-    }
-
     public func update<Result>(
         _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {

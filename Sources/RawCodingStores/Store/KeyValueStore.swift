@@ -95,3 +95,22 @@ public protocol KeyValueStore: AnyObject, Sendable {
     /// - Throws: `RawCodingError` of kind `.storageFailed`.
     func discardSetAside(_ id: String) throws(RawCodingError)
 }
+
+extension KeyValueStore {
+    /// Stores `value` under `key` through ``update(_:_:)``. A store overrides this when it can
+    /// write without reading the old value first.
+    /// - Parameters:
+    ///   - value: The tree; `StoredValue.null` is refused.
+    ///   - key: The key.
+    /// - Throws: `RawCodingError`, as ``update(_:_:)``.
+    public func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
+        try update(key) { $0 = value }
+    }
+
+    /// Removes the value under `key` through ``update(_:_:)``.
+    /// - Parameter key: The key.
+    /// - Throws: `RawCodingError`, as ``update(_:_:)``.
+    public func remove(_ key: String) throws(RawCodingError) {
+        try update(key) { $0 = nil }
+    }
+}
