@@ -40,11 +40,14 @@ let package = Package(
             name: "RawCodingTests",
             dependencies: [
                 "RawCoding", "RawCodingTesting", "RawCodingCommandLine", "rawcoding", "TrapDemo", "LocaleProbe",
-                "ReaderSoak",
+                "ReaderSoak", "RawCodingFuzzTargets",
             ]
         ),
         // Not a product: the second process of the FileStore tests (kills, cross-process updates).
         .executableTarget(name: "StoreProbe", dependencies: ["RawCoding", "RawCodingStores"]),
+        // Not a product: the fuzz targets, compiled with the library into a libFuzzer binary by
+        // `Scripts/fuzz.sh`, and replayed on the kept findings by `FuzzRegressionTests`.
+        .target(name: "RawCodingFuzzTargets", dependencies: ["RawCoding"]),
         // Not products: the snippets this library replaces, as runnable examples (`swift run …`).
         .executableTarget(name: "SettingsFormExample", dependencies: ["RawCoding", "RawCodingStores"]),
         .executableTarget(name: "DefaultsDictionaryExample", dependencies: ["RawCoding", "RawCodingStores"]),

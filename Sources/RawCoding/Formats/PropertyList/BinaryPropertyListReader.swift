@@ -58,6 +58,9 @@ struct BinaryPropertyListParser {
     let tableStart: Int
     var depth = 0
     var valueCount = 0
+    /// Whether a container object was referenced again after it was read: the tree then has
+    /// more containers than the file, and writing it back can take more bytes than were read.
+    var sharesContainers = false
     /// Objects already read, and how many values each expands to.
     let cache: ObjectCache
     /// Containers being read right now: meeting one again is a cycle.
@@ -152,7 +155,13 @@ struct BinaryPropertyListParser {
         let cachedCount = cache.counts[number]
         if cachedCount > 0 {
             try count(cachedCount, at: number)
-            return cache.values[number]
+            let value = cache.values[number]
+            if case .array = value {
+                sharesContainers = true
+            } else if case .dictionary = value {
+                sharesContainers = true
+            }
+            return value
         }
         let before = valueCount
         let start = try offset(of: number)

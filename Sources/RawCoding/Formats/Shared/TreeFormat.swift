@@ -194,7 +194,19 @@ package struct BinaryPropertyListTreeFormat: TreeFormat {
 
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
         var parser = try BinaryPropertyListParser(bytes: bytes, limits: limits)
-        return try parser.parseRoot()
+        let value = try parser.parseRoot()
+        if parser.sharesContainers {
+            // Writers lay out every container on its own, so a file whose containers are shared
+            // can describe a tree that takes far more bytes to write than to read (150 bytes can
+            // describe 13 MB). Nothing is read that cannot be written back under the same limits.
+            let size = try serialize(value, limits: limits, refusingLoss: false).count
+            if size > limits.maximumInputSize {
+                throw .overLimit(
+                    "the property list shares containers that, written back, take \(size) bytes, more than the \(limits.maximumInputSize) allowed (Limits.maximumInputSize)"
+                )
+            }
+        }
+        return value
     }
 
     package func serialize(_ value: StoredValue, limits: Limits, refusingLoss: Bool) throws(FormatFailure) -> [UInt8] {

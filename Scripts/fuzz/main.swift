@@ -1,0 +1,26 @@
+// The libFuzzer entry point. `Scripts/fuzz.sh` compiles this file with the sources of
+// RawCoding and RawCodingFuzzTargets into one module (`swiftc -parse-as-library
+// -sanitize=fuzzer,address`); RAWCODING_FUZZ_TARGET names the target to run.
+import Foundation
+
+private let selected: @Sendable (Data) throws(FuzzFailure) -> Void = {
+    let name = ProcessInfo.processInfo.environment["RAWCODING_FUZZ_TARGET"] ?? ""
+    guard let target = FuzzTargets.target(named: name) else {
+        let names = FuzzTargets.all.map(\.name).joined(separator: ", ")
+        FileHandle.standardError.write(Data("RAWCODING_FUZZ_TARGET must be one of: \(names)\n".utf8))
+        exit(2)
+    }
+    return target
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func rawCodingFuzzOne(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+    let data = count == 0 ? Data() : Data(bytes: start!, count: count)
+    do {
+        try selected(data)
+    } catch {
+        FileHandle.standardError.write(Data("RawCoding fuzz property failed: \(error)\n".utf8))
+        abort()
+    }
+    return 0
+}

@@ -1,0 +1,197 @@
+import Foundation
+import RawCoding
+
+extension FuzzTargets {
+    /// The default-filling, migrating decode on any payload; what it reads, it writes back and
+    /// reads again as the same value at the current version.
+    static func evolving(_ data: Data) throws(FuzzFailure) {
+        let codec = codec(for: data)
+        let stored: StoredDecoding<FuzzSettings>
+        do {
+            stored = try codec.decodeStored(FuzzSettings.self, from: data)
+        } catch {
+            return
+        }
+        let written: Data
+        do {
+            written = try codec.encodeStored(stored.value, keeping: stored.unknownKeys)
+        } catch {
+            throw FuzzFailure("read \(stored.value) but cannot write it back: \(error)")
+        }
+        let again: StoredDecoding<FuzzSettings>
+        do {
+            again = try codec.decodeStored(FuzzSettings.self, from: written)
+        } catch {
+            throw FuzzFailure("wrote \(stored.value), which does not read back: \(error)")
+        }
+        guard same(again.value, stored.value), again.storedVersion == FuzzSettings.storedVersion else {
+            throw FuzzFailure(
+                "wrote \(stored.value), read back \(again.value) at version \(String(describing: again.storedVersion))")
+        }
+    }
+
+    /// Whatever a reader accepts, its writer writes, and the reader reads back as the same tree.
+    static func readerRoundTrip(_ data: Data) throws(FuzzFailure) {
+        guard let (tree, codec) = tree(from: data) else { return }
+        let written: Data
+        do {
+            written = try codec.writeTree(tree)
+        } catch {
+            throw FuzzFailure("\(codec) read a tree its writer refuses: \(error)")
+        }
+        let back: StoredValue
+        do {
+            back = try codec.readTree(from: written)
+        } catch {
+            throw FuzzFailure("\(codec) wrote bytes it cannot read: \(error)")
+        }
+        // Property lists have no null: the writers write `StoredValue.null` as the string
+        // "$null", as Foundation's PropertyListEncoder does, and the decoder reads that string as
+        // nil (documented). The binary reader still reads a null object (marker 0x00) as null.
+        let expected = codec is JSONCodec ? tree : nullsAsPropertyListsWriteThem(tree)
+        // JSON has one kind of number: a real with a whole value is written as an integer and
+        // reads back as one (documented), so JSON compares numbers by value (the sign of zero
+        // included).
+        guard same(back, expected, numbersByValue: codec is JSONCodec) else {
+            throw FuzzFailure("\(codec) read back \(back), wrote \(tree)")
+        }
+    }
+
+    static func nullsAsPropertyListsWriteThem(_ tree: StoredValue) -> StoredValue {
+        switch tree {
+        case .null: return "$null"
+        case .array(let items): return .array(items.map(nullsAsPropertyListsWriteThem))
+        case .dictionary(let entries):
+            return .dictionary(StoredDictionary(entries.map { ($0.key, nullsAsPropertyListsWriteThem($0.value)) }))
+        default: return tree
+        }
+    }
+
+    /// Whatever a codec encodes, it decodes, as the same value: a record built from the bytes
+    /// (any double, date, decimal, string or key) through every built-in codec.
+    static func codecRoundTrip(_ data: Data) throws(FuzzFailure) {
+        var bytes = FuzzBytes(data)
+        let record = FuzzRecord(&bytes)
+        let codecs: [any Codec] = [
+            JSONCodec(), JSONCodec(formatting: .pretty), PropertyListCodec(format: .xml),
+            PropertyListCodec(format: .binary),
+        ]
+        for codec in codecs {
+            let encoded: Data
+            do {
+                encoded = try codec.encode(record)
+            } catch {
+                continue  // refusing a value is allowed; writing what cannot be read is not
+            }
+            let decoded: FuzzRecord
+            do {
+                decoded = try codec.decode(FuzzRecord.self, from: encoded)
+            } catch {
+                throw FuzzFailure("\(codec) encoded \(record) but cannot decode it: \(error)")
+            }
+            guard decoded.same(as: record) else {
+                throw FuzzFailure("\(codec) encoded \(record), decoded \(decoded)")
+            }
+        }
+    }
+
+    /// Tree equality where NaN equals NaN, and optionally integers equal reals of the same value.
+    static func same(_ lhs: StoredValue, _ rhs: StoredValue, numbersByValue: Bool = false) -> Bool {
+        switch (lhs, rhs) {
+        case (.double(let a), .double(let b)): return a == b && a.sign == b.sign || (a.isNaN && b.isNaN)
+        case (.int(let a), .double(let b)) where numbersByValue, (.double(let b), .int(let a)) where numbersByValue:
+            return Double(exactly: a) == b && b.sign == .plus
+        case (.uint(let a), .double(let b)) where numbersByValue, (.double(let b), .uint(let a)) where numbersByValue:
+            return Double(exactly: a) == b
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { same($0, $1, numbersByValue: numbersByValue) }
+        case (.dictionary(let a), .dictionary(let b)):
+            guard a.count == b.count else { return false }
+            for (key, value) in a {
+                guard let other = b[key], same(value, other, numbersByValue: numbersByValue) else { return false }
+            }
+            return true
+        default: return lhs == rhs
+        }
+    }
+
+    static func same(_ lhs: FuzzSettings, _ rhs: FuzzSettings) -> Bool {
+        var left = lhs
+        var right = rhs
+        if left.volume.isNaN && right.volume.isNaN { (left.volume, right.volume) = (0, 0) }
+        return left == right
+    }
+}
+
+/// Reads fields from fuzz bytes; past the end, zeros.
+struct FuzzBytes {
+    private var bytes: [UInt8]
+    private var index = 0
+
+    init(_ data: Data) { bytes = Array(data) }
+
+    mutating func byte() -> UInt8 {
+        defer { index += 1 }
+        return index < bytes.count ? bytes[index] : 0
+    }
+
+    mutating func uint64() -> UInt64 {
+        (0..<8).reduce(0) { value, _ in value << 8 | UInt64(byte()) }
+    }
+
+    mutating func string() -> String {
+        let count = Int(byte() % 24)
+        return String(decoding: (0..<count).map { _ in byte() }, as: UTF8.self)
+    }
+}
+
+/// A value built from fuzz bytes, with the kinds that have broken round trips before: far and
+/// fractional dates, non-finite and subnormal doubles, big decimals, odd strings and keys.
+struct FuzzRecord: Codable, CustomStringConvertible {
+    var text: String
+    var double: Double
+    var float: Float
+    var date: Date
+    var decimal: Decimal
+    var signed: Int64
+    var unsigned: UInt64
+    var bytes: Data
+    var map: [String: Int32]
+    var optionalText: String?
+    var list: [Double]
+
+    init(_ input: inout FuzzBytes) {
+        text = input.string()
+        double = Double(bitPattern: input.uint64())
+        float = Float(bitPattern: UInt32(truncatingIfNeeded: input.uint64()))
+        date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: input.uint64()))
+        let significand = input.uint64()
+        let exponent = Int(Int8(bitPattern: input.byte()))
+        decimal = Decimal(
+            sign: input.byte() & 1 == 0 ? .plus : .minus, exponent: exponent, significand: Decimal(significand))
+        signed = Int64(bitPattern: input.uint64())
+        unsigned = input.uint64()
+        bytes = Data((0..<Int(input.byte() % 16)).map { _ in input.byte() })
+        map = [:]
+        for _ in 0..<Int(input.byte() % 4) { map[input.string()] = Int32(truncatingIfNeeded: input.uint64()) }
+        optionalText = input.byte() & 1 == 0 ? nil : input.string()
+        list = (0..<Int(input.byte() % 4)).map { _ in Double(bitPattern: input.uint64()) }
+    }
+
+    func same(as other: FuzzRecord) -> Bool {
+        func sameDouble(_ a: Double, _ b: Double) -> Bool { a == b || (a.isNaN && b.isNaN) }
+        return text == other.text && sameDouble(double, other.double)
+            && (float == other.float || (float.isNaN && other.float.isNaN))
+            && sameDouble(date.timeIntervalSinceReferenceDate, other.date.timeIntervalSinceReferenceDate)
+            && decimal == other.decimal && signed == other.signed && unsigned == other.unsigned
+            && bytes == other.bytes && map == other.map && optionalText == other.optionalText
+            && list.count == other.list.count && zip(list, other.list).allSatisfy(sameDouble)
+    }
+
+    var description: String {
+        "FuzzRecord(text: \(text.debugDescription), double: \(double), float: \(float), "
+            + "date: \(date.timeIntervalSinceReferenceDate), decimal: \(decimal), signed: \(signed), "
+            + "unsigned: \(unsigned), bytes: \(bytes as NSData), map: \(map), "
+            + "optionalText: \(String(describing: optionalText)), list: \(list))"
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import RawCoding
+
+/// A property a fuzz target checks did not hold: the fuzzer stops on it, a regression test fails.
+package struct FuzzFailure: Error, CustomStringConvertible {
+    package var description: String
+
+    init(_ description: String) { self.description = description }
+}
+
+/// The fuzz targets: each takes arbitrary bytes and must neither crash, hang, leak nor break the
+/// property it checks. `Scripts/fuzz.sh` runs them under libFuzzer and AddressSanitizer (compiled
+/// into one binary with the library); `FuzzRegressionTests` replays the inputs kept in
+/// `Fixtures/FuzzRegressions/<target>/` through the same functions.
+package enum FuzzTargets {
+    /// Every target, by name.
+    package static let all: [(name: String, run: @Sendable (Data) throws(FuzzFailure) -> Void)] = [
+        ("json", { data throws(FuzzFailure) in read(data, with: JSONCodec()) }),
+        ("xml", { data throws(FuzzFailure) in read(data, with: PropertyListCodec(format: .xml)) }),
+        ("binary", { data throws(FuzzFailure) in read(data, with: PropertyListCodec(format: .binary)) }),
+        ("detect", { data throws(FuzzFailure) in try detect(data) }),
+        ("tree-decode", { data throws(FuzzFailure) in try treeDecode(data) }),
+        ("rawcodable", { data throws(FuzzFailure) in try rawCodable(data) }),
+        ("evolving", { data throws(FuzzFailure) in try evolving(data) }),
+        ("reader-roundtrip", { data throws(FuzzFailure) in try readerRoundTrip(data) }),
+        ("codec-roundtrip", { data throws(FuzzFailure) in try codecRoundTrip(data) }),
+    ]
+
+    /// The target named `name`, if there is one.
+    package static func target(named name: String) -> (@Sendable (Data) throws(FuzzFailure) -> Void)? {
+        all.first { $0.name == name }?.run
+    }
+
+    /// Reading may fail (with a `RawCodingError`, the only error it can throw), never crash.
+    static func read(_ data: Data, with codec: some Codec) {
+        do {
+            _ = try codec.readTree(from: data)
+        } catch {
+            _ = error.kind
+        }
+    }
+
+    /// The format the bytes look like, and its reader.
+    static func detect(_ data: Data) throws(FuzzFailure) {
+        _ = tree(from: data)
+    }
+
+    /// The tree in whichever format the bytes look like, or `nil` if they do not read.
+    static func tree(from data: Data) -> (tree: StoredValue, codec: any Codec)? {
+        let codec = codec(for: data)
+        do {
+            return (try codec.readTree(from: data), codec)
+        } catch {
+            return nil
+        }
+    }
+
+    static func codec(for data: Data) -> any Codec {
+        switch TreeFormats.detect(data) {
+        case is XMLPropertyListTreeFormat: PropertyListCodec(format: .xml)
+        case is BinaryPropertyListTreeFormat: PropertyListCodec(format: .binary)
+        default: JSONCodec()
+        }
+    }
+
+    /// Any tree decoded into a recursive model: errors, never a crash or a runaway recursion.
+    static func treeDecode(_ data: Data) throws(FuzzFailure) {
+        guard let (tree, _) = tree(from: data) else { return }
+        do {
+            _ = try StoredValueDecoder().decode(FuzzNode.self, from: tree)
+        } catch {
+            _ = error
+        }
+    }
+
+    /// `RawCodable(rawValue:)` on any text; what it accepts, it writes and reads back.
+    static func rawCodable(_ data: Data) throws(FuzzFailure) {
+        let text = String(decoding: data, as: UTF8.self)
+        let failure: FuzzFailure? = RawCodingDiagnostics.withHandler({ _ in }) {
+            guard let value = RawCodable<FuzzNode>(rawValue: text) else { return nil }
+            let written: String
+            do {
+                written = try value.encodedRawValue()
+            } catch {
+                return FuzzFailure("RawCodable read \(text.debugDescription) but cannot write it back: \(error)")
+            }
+            guard RawCodable<FuzzNode>(rawValue: written) != nil else {
+                return FuzzFailure("RawCodable wrote \(written.debugDescription), which it cannot read")
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+}

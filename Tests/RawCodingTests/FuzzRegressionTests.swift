@@ -1,0 +1,51 @@
+import Foundation
+import RawCodingFuzzTargets
+import Testing
+
+/// What the fuzzers found (`Scripts/fuzz.sh`), kept under `Fixtures/FuzzRegressions/<target>/`
+/// and replayed through the same targets, without libFuzzer: a fixed bug that returns fails here.
+@Suite("Fuzz findings stay fixed")
+struct FuzzRegressionTests {
+    static let directory = PackagePaths.root.appendingPathComponent("Fixtures/FuzzRegressions")
+
+    /// Every kept input, as "<target>/<file>".
+    static let inputs: [String] = {
+        let manager = FileManager.default
+        var inputs: [String] = []
+        for target in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? [] {
+            for file in (try? manager.contentsOfDirectory(atPath: directory.appendingPathComponent(target).path)) ?? []
+            {
+                inputs.append("\(target)/\(file)")
+            }
+        }
+        return inputs.sorted()
+    }()
+
+    @Test func theRegressionCorpusIsThere() {
+        #expect(Self.inputs.count >= 3, "Fixtures/FuzzRegressions holds \(Self.inputs)")
+    }
+
+    @Test(arguments: inputs)
+    func keptFindingStaysFixed(_ input: String) throws {
+        let target = String(input.prefix { $0 != "/" })
+        let run = try #require(FuzzTargets.target(named: target), "no fuzz target named \(target)")
+        let data = try Data(contentsOf: Self.directory.appendingPathComponent(input))
+        do {
+            try run(data)
+        } catch {
+            Issue.record("\(input): \(error)")
+        }
+    }
+
+    @Test func everyTargetRunsOnEmptyAndTinyInputs() throws {
+        for (name, run) in FuzzTargets.all {
+            for input in [Data(), Data([0]), Data("{}".utf8), Data("bplist00".utf8), Data("<plist>".utf8)] {
+                do {
+                    try run(input)
+                } catch {
+                    Issue.record("\(name) on \(input as NSData): \(error)")
+                }
+            }
+        }
+    }
+}
