@@ -61,6 +61,13 @@ struct BinaryPropertyListParser {
     /// Whether a container object was referenced again after it was read: the tree then has
     /// more containers than the file, and writing it back can take more bytes than were read.
     var sharesContainers = false
+    /// What writing the tree back would take, counted as the tree is read (shared objects as
+    /// often as they appear): container instances, their marker and count bytes (at most 10
+    /// each), and each distinct scalar object once, at most its written size.
+    var containerInstances = 0
+    var containerHeaderBytes = 0
+    var scalarObjects = 0
+    var scalarBytes = 0
     /// Objects already read, and how many values each expands to.
     let cache: ObjectCache
     /// Containers being read right now: meeting one again is a cycle.
@@ -155,22 +162,34 @@ struct BinaryPropertyListParser {
         let cachedCount = cache.counts[number]
         if cachedCount > 0 {
             try count(cachedCount, at: number)
-            let value = cache.values[number]
-            if case .array = value {
+            if cache.containers[number] > 0 {
                 sharesContainers = true
-            } else if case .dictionary = value {
-                sharesContainers = true
+                containerInstances += cache.containers[number]
+                containerHeaderBytes += cache.headerBytes[number]
             }
-            return value
+            return cache.values[number]
         }
         let before = valueCount
+        let (instancesBefore, headersBefore) = (containerInstances, containerHeaderBytes)
         let start = try offset(of: number)
         let marker = bytes[start]
         let value =
             marker >> 4 == Marker.array >> 4 || marker >> 4 == Marker.dictionary >> 4
             ? try container(number, at: start, marker: marker) : try scalarObject(number, at: start, marker: marker)
         cache.store(value, expandingTo: valueCount - before, at: number)
+        cache.containers[number] = containerInstances - instancesBefore
+        cache.headerBytes[number] = containerHeaderBytes - headersBefore
         return value
+    }
+
+    /// At most how many bytes the binary writer takes for the tree read: widths as the writer
+    /// picks them, every container instance laid out on its own, every value referenced once.
+    var writtenSizeBound: Int {
+        let objects = containerInstances + scalarObjects
+        let referenceWidth = BinaryPropertyListLayout.width(for: UInt64(objects))
+        let objectBytes = containerHeaderBytes + valueCount * referenceWidth + scalarBytes
+        let offsetWidth = BinaryPropertyListLayout.width(for: UInt64(8 + objectBytes))
+        return 8 + objectBytes + objects * offsetWidth + 32
     }
 
     /// An array or dictionary. Recursion goes object → container → array/dictionary → object,
@@ -198,7 +217,14 @@ struct BinaryPropertyListParser {
     @inline(never)
     mutating func scalarObject(_ number: Int, at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
         try count(1, at: number)
-        return try scalar(at: start, marker: marker)
+        let value = try scalar(at: start, marker: marker)
+        scalarObjects += 1
+        switch value {
+        case .string(let text): scalarBytes += 10 + 2 * text.utf16.count
+        case .data(let data): scalarBytes += 10 + data.count
+        default: scalarBytes += 9
+        }
+        return value
     }
 
     mutating func count(_ values: Int, at number: Int) throws(FormatFailure) {
@@ -253,6 +279,8 @@ struct BinaryPropertyListParser {
 
     mutating func array(at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
         let (count, contents) = try length(at: start, marker: marker)
+        containerInstances += 1
+        containerHeaderBytes += count < 15 ? 1 : 10
         try checkExtent(count, unit: referenceSize, from: contents, object: start, what: "array")
         var elements: [StoredValue] = []
         elements.reserveCapacity(count)
@@ -268,6 +296,8 @@ struct BinaryPropertyListParser {
 
     mutating func dictionary(at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
         let (count, contents) = try length(at: start, marker: marker)
+        containerInstances += 1
+        containerHeaderBytes += count < 15 ? 1 : 10
         try checkExtent(count, unit: referenceSize * 2, from: contents, object: start, what: "dictionary")
         var entries: [StoredDictionary.Element] = []
         entries.reserveCapacity(count)
@@ -401,6 +431,10 @@ final class ObjectCache {
     let values: UnsafeMutablePointer<StoredValue>
     /// How many values each object read expands to; zero for objects not read yet.
     let counts: UnsafeMutablePointer<Int>
+    /// How many container instances, and how many of their header bytes, each object read
+    /// expands to (zero for scalars): what writing it back takes, each time it is shared.
+    let containers: UnsafeMutablePointer<Int>
+    let headerBytes: UnsafeMutablePointer<Int>
     let count: Int
 
     init(count: Int) {
@@ -408,6 +442,10 @@ final class ObjectCache {
         values = .allocate(capacity: max(count, 1))
         counts = .allocate(capacity: max(count, 1))
         counts.initialize(repeating: 0, count: max(count, 1))
+        containers = .allocate(capacity: max(count, 1))
+        containers.initialize(repeating: 0, count: max(count, 1))
+        headerBytes = .allocate(capacity: max(count, 1))
+        headerBytes.initialize(repeating: 0, count: max(count, 1))
     }
 
     func store(_ value: StoredValue, expandingTo expansion: Int, at number: Int) {
@@ -419,5 +457,7 @@ final class ObjectCache {
         for number in 0..<count where counts[number] > 0 { (values + number).deinitialize(count: 1) }
         values.deallocate()
         counts.deallocate()
+        containers.deallocate()
+        headerBytes.deallocate()
     }
 }
