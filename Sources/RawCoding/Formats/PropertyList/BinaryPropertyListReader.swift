@@ -61,13 +61,6 @@ struct BinaryPropertyListParser {
     /// Whether a container object was referenced again after it was read: the tree then has
     /// more containers than the file, and writing it back can take more bytes than were read.
     var sharesContainers = false
-    /// What writing the tree back would take, counted as the tree is read (shared objects as
-    /// often as they appear): container instances, their marker and count bytes (at most 10
-    /// each), and each distinct scalar object once, at most its written size.
-    var containerInstances = 0
-    var containerHeaderBytes = 0
-    var scalarObjects = 0
-    var scalarBytes = 0
     /// Objects already read, and how many values each expands to.
     let cache: ObjectCache
     /// Containers being read right now: meeting one again is a cycle.
@@ -162,34 +155,22 @@ struct BinaryPropertyListParser {
         let cachedCount = cache.counts[number]
         if cachedCount > 0 {
             try count(cachedCount, at: number)
-            if cache.containers[number] > 0 {
+            let value = cache.values[number]
+            if case .array = value {
                 sharesContainers = true
-                containerInstances += cache.containers[number]
-                containerHeaderBytes += cache.headerBytes[number]
+            } else if case .dictionary = value {
+                sharesContainers = true
             }
-            return cache.values[number]
+            return value
         }
         let before = valueCount
-        let (instancesBefore, headersBefore) = (containerInstances, containerHeaderBytes)
         let start = try offset(of: number)
         let marker = bytes[start]
         let value =
             marker >> 4 == Marker.array >> 4 || marker >> 4 == Marker.dictionary >> 4
             ? try container(number, at: start, marker: marker) : try scalarObject(number, at: start, marker: marker)
         cache.store(value, expandingTo: valueCount - before, at: number)
-        cache.containers[number] = containerInstances - instancesBefore
-        cache.headerBytes[number] = containerHeaderBytes - headersBefore
         return value
-    }
-
-    /// At most how many bytes the binary writer takes for the tree read: widths as the writer
-    /// picks them, every container instance laid out on its own, every value referenced once.
-    var writtenSizeBound: Int {
-        let objects = containerInstances + scalarObjects
-        let referenceWidth = BinaryPropertyListLayout.width(for: UInt64(objects))
-        let objectBytes = containerHeaderBytes + valueCount * referenceWidth + scalarBytes
-        let offsetWidth = BinaryPropertyListLayout.width(for: UInt64(8 + objectBytes))
-        return 8 + objectBytes + objects * offsetWidth + 32
     }
 
     /// An array or dictionary. Recursion goes object → container → array/dictionary → object,
@@ -217,14 +198,7 @@ struct BinaryPropertyListParser {
     @inline(never)
     mutating func scalarObject(_ number: Int, at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
         try count(1, at: number)
-        let value = try scalar(at: start, marker: marker)
-        scalarObjects += 1
-        switch value {
-        case .string(let text): scalarBytes += 10 + 2 * text.utf16.count
-        case .data(let data): scalarBytes += 10 + data.count
-        default: scalarBytes += 9
-        }
-        return value
+        return try scalar(at: start, marker: marker)
     }
 
     mutating func count(_ values: Int, at number: Int) throws(FormatFailure) {
@@ -233,6 +207,21 @@ struct BinaryPropertyListParser {
             // The position of the object's entry in the offset table: always inside the input.
             throw limits.valueCountFailure(at: InputPosition(byteOffset: tableStart + number * offsetSize))
         }
+    }
+
+    /// At most how many bytes the binary writer takes for the tree just read, computed only
+    /// after a read that shared containers (so reading stays as fast without). The writer lays
+    /// out every container instance on its own and every distinct scalar once; this walks the
+    /// file's objects once, with each container's count of instances below it remembered, and
+    /// counts widths as the writer picks them.
+    func writtenSizeBound() throws(FormatFailure) -> Int {
+        var walk = WrittenSizeWalk(objectCount: objectCount)
+        try walk.visit(rootObject, in: self)
+        let objects = walk.containerInstances[rootObject] + walk.scalarObjects
+        let referenceWidth = BinaryPropertyListLayout.width(for: UInt64(objects))
+        let objectBytes = walk.headerBytes[rootObject] + valueCount * referenceWidth + walk.scalarBytes
+        let offsetWidth = BinaryPropertyListLayout.width(for: UInt64(8 + objectBytes))
+        return 8 + objectBytes + objects * offsetWidth + 32
     }
 
     /// The count in a marker's low nibble, or the integer object after it when the nibble is 0xF.
@@ -279,8 +268,6 @@ struct BinaryPropertyListParser {
 
     mutating func array(at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
         let (count, contents) = try length(at: start, marker: marker)
-        containerInstances += 1
-        containerHeaderBytes += count < 15 ? 1 : 10
         try checkExtent(count, unit: referenceSize, from: contents, object: start, what: "array")
         var elements: [StoredValue] = []
         elements.reserveCapacity(count)
@@ -296,8 +283,6 @@ struct BinaryPropertyListParser {
 
     mutating func dictionary(at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
         let (count, contents) = try length(at: start, marker: marker)
-        containerInstances += 1
-        containerHeaderBytes += count < 15 ? 1 : 10
         try checkExtent(count, unit: referenceSize * 2, from: contents, object: start, what: "dictionary")
         var entries: [StoredDictionary.Element] = []
         entries.reserveCapacity(count)
@@ -431,10 +416,6 @@ final class ObjectCache {
     let values: UnsafeMutablePointer<StoredValue>
     /// How many values each object read expands to; zero for objects not read yet.
     let counts: UnsafeMutablePointer<Int>
-    /// How many container instances, and how many of their header bytes, each object read
-    /// expands to (zero for scalars): what writing it back takes, each time it is shared.
-    let containers: UnsafeMutablePointer<Int>
-    let headerBytes: UnsafeMutablePointer<Int>
     let count: Int
 
     init(count: Int) {
@@ -442,10 +423,6 @@ final class ObjectCache {
         values = .allocate(capacity: max(count, 1))
         counts = .allocate(capacity: max(count, 1))
         counts.initialize(repeating: 0, count: max(count, 1))
-        containers = .allocate(capacity: max(count, 1))
-        containers.initialize(repeating: 0, count: max(count, 1))
-        headerBytes = .allocate(capacity: max(count, 1))
-        headerBytes.initialize(repeating: 0, count: max(count, 1))
     }
 
     func store(_ value: StoredValue, expandingTo expansion: Int, at number: Int) {
@@ -457,7 +434,55 @@ final class ObjectCache {
         for number in 0..<count where counts[number] > 0 { (values + number).deinitialize(count: 1) }
         values.deallocate()
         counts.deallocate()
-        containers.deallocate()
-        headerBytes.deallocate()
+    }
+}
+
+/// The walk behind ``BinaryPropertyListParser/writtenSizeBound()``: per object, how many
+/// container instances (and their marker and count bytes, at most 10 each) its expanded tree
+/// holds; each scalar object counted once, at most its written size. The read before it
+/// checked references, cycles and depth, so the walk only re-reads counts and references.
+struct WrittenSizeWalk {
+    var containerInstances: [Int]
+    var headerBytes: [Int]
+    var visited: [Bool]
+    var scalarObjects = 0
+    var scalarBytes = 0
+
+    init(objectCount: Int) {
+        containerInstances = Array(repeating: 0, count: objectCount)
+        headerBytes = Array(repeating: 0, count: objectCount)
+        visited = Array(repeating: false, count: objectCount)
+    }
+
+    mutating func visit(_ number: Int, in parser: BinaryPropertyListParser) throws(FormatFailure) {
+        guard !visited[number] else { return }
+        visited[number] = true
+        let start = try parser.offset(of: number)
+        let marker = parser.bytes[start]
+        typealias Marker = BinaryPropertyListSpec.Marker
+        switch marker >> 4 {
+        case Marker.array >> 4, Marker.dictionary >> 4:
+            let (count, contents) = try parser.length(at: start, marker: marker)
+            let references = marker >> 4 == Marker.array >> 4 ? count : 2 * count
+            var instances = 1
+            var header = count < 15 ? 1 : 10
+            for position in 0..<references {
+                let child = try parser.reference(at: contents + position * parser.referenceSize)
+                try visit(child, in: parser)
+                instances += containerInstances[child]
+                header += headerBytes[child]
+            }
+            containerInstances[number] = instances
+            headerBytes[number] = header
+        case Marker.data >> 4, Marker.asciiString >> 4:
+            scalarObjects += 1
+            scalarBytes += 10 + (try parser.length(at: start, marker: marker).count)
+        case Marker.utf16String >> 4:
+            scalarObjects += 1
+            scalarBytes += 10 + 2 * (try parser.length(at: start, marker: marker).count)
+        default:
+            scalarObjects += 1
+            scalarBytes += 9
+        }
     }
 }

@@ -198,12 +198,15 @@ package struct BinaryPropertyListTreeFormat: TreeFormat {
         // Writers lay out every container on its own, so a file whose containers are shared
         // can describe a tree that takes far more bytes to write than to read (found by fuzzing:
         // 163 bytes describing 13 MB). Such a file is refused when writing it back could exceed
-        // the input limit, so nothing is read that cannot be written back. Counted while
-        // reading, not by writing: the tree can hold millions of values.
-        if parser.sharesContainers, parser.writtenSizeBound > limits.maximumInputSize {
-            throw .limit(
-                "the property list shares containers that, written back, could take \(parser.writtenSizeBound) bytes, more than the \(limits.maximumInputSize) allowed (Limits.maximumInputSize)",
-                at: InputPosition(byteOffset: parser.tableStart))
+        // the input limit, so nothing is read that cannot be written back. Counted from the file's
+        // objects, each once, not by writing: the tree can hold millions of values.
+        if parser.sharesContainers {
+            let size = try parser.writtenSizeBound()
+            if size > limits.maximumInputSize {
+                throw .limit(
+                    "the property list shares containers that, written back, could take \(size) bytes, more than the \(limits.maximumInputSize) allowed (Limits.maximumInputSize)",
+                    at: InputPosition(byteOffset: parser.tableStart))
+            }
         }
         return value
     }
