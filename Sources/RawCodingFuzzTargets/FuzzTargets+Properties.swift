@@ -100,7 +100,7 @@ extension FuzzTargets {
         switch (lhs, rhs) {
         case (.double(let a), .double(let b)): return a == b && a.sign == b.sign || (a.isNaN && b.isNaN)
         case (.int(let a), .double(let b)) where numbersByValue, (.double(let b), .int(let a)) where numbersByValue:
-            return Double(exactly: a) == b && b.sign == .plus
+            return Double(exactly: a) == b && !(b == 0 && b.sign == .minus)
         case (.uint(let a), .double(let b)) where numbersByValue, (.double(let b), .uint(let a)) where numbersByValue:
             return Double(exactly: a) == b
         case (.array(let a), .array(let b)):

@@ -82,6 +82,20 @@ struct ReadBackTests {
         #expect(try StoredValueDecoder().decode(Numbers.self, from: StoredValue(propertyList: object)) == numbers)
     }
 
+    @Test func floatExtremesReadBackThroughEveryCodec() throws {
+        // Found by fuzzing: the largest Float is written as its shortest text, 3.4028235e+38,
+        // which read as a Double lies just above Float's largest value and was refused.
+        let floats: [Float] = [
+            .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, .leastNormalMagnitude, 1e38,
+        ]
+        for (name, codec) in Self.codecs {
+            #expect(try codec.decode([Float].self, from: codec.encode(floats)) == floats, "\(name)")
+        }
+        #expect(try JSONCodec.json.decode(Float.self, from: "3.4028235e+38") == .greatestFiniteMagnitude)
+        // A number past the largest Float by more than half a step is still refused.
+        #expect(throws: RawCodingError.self) { try JSONCodec.json.decode(Float.self, from: "3.40282357e+38") }
+    }
+
     @Test func numbersThatFitNoRequestedTypeFailAtTheirPath() throws {
         struct Money: Codable { var amount: Int64 }
         let error = #expect(throws: RawCodingError.self) {

@@ -55,7 +55,9 @@ extension DecodingNode {
 
     func unboxFloat(_ value: StoredValue, step: CodingPathStep?) throws -> Float {
         let double = try unboxDouble(value, step: step)
-        if double.isFinite, abs(double) > Double(Float.greatestFiniteMagnitude) {
+        // Rounded, not compared with Float's largest value: writers write a Float as its own
+        // shortest text (3.4028235e+38 for the largest), which as a Double lies just above it.
+        if double.isFinite, !Float(double).isFinite {
             throw corrupted("\(double) does not fit Float.", step: step)
         }
         return Float(double)
