@@ -43,9 +43,10 @@ build() {
     # shellcheck disable=SC2086
     swiftc -swift-version 6 -enable-upcoming-feature ExistentialAny -parse-as-library -sanitize=fuzzer,address -O -g \
         -package-name rawcodable -module-name RawCoding \
-        $sources "$repo/Scripts/fuzz/main.swift" -o "$binary" 2>&1 \
+        $sources "$repo/Scripts/fuzz/main.swift" -o "$binary.new" 2>&1 \
         | grep -vE "ignoring import|Cannot export local symbol|^ *[0-9]* \| |^ *\| |^$" || true
-    [ -x "$binary" ] || { echo "error: the fuzz binary did not build" >&2; exit 1; }
+    [ -x "$binary.new" ] || { echo "error: the fuzz binary did not build" >&2; exit 1; }
+    mv "$binary.new" "$binary"  # a rename: fuzzers still running keep the binary they started with
 }
 
 # The dictionary and seed files for a target.
