@@ -67,8 +67,8 @@ extension FuzzTargets {
         // nil (documented). The binary reader still reads a null object (marker 0x00) as null.
         let expected = codec is JSONCodec ? tree : nullsAsPropertyListsWriteThem(tree)
         // JSON has one kind of number: a real with a whole value is written as an integer and
-        // reads back as one (documented), so JSON compares numbers by value (the sign of zero
-        // included).
+        // reads back as one (documented), and a decimal written with 18 digits reads back as
+        // the integer it is, so JSON compares numbers by value (the sign of zero included).
         guard same(back, expected, numbersByValue: codec is JSONCodec) else {
             throw FuzzFailure("\(codec) read back \(back), wrote \(tree)")
         }
@@ -121,6 +121,13 @@ extension FuzzTargets {
             return Double(exactly: a) == b && !(b == 0 && b.sign == .minus)
         case (.uint(let a), .double(let b)) where numbersByValue, (.double(let b), .uint(let a)) where numbersByValue:
             return Double(exactly: a) == b
+        case (.decimal(let a), .int(let b)) where numbersByValue, (.int(let b), .decimal(let a)) where numbersByValue:
+            return a == Decimal(b)
+        case (.decimal(let a), .uint(let b)) where numbersByValue, (.uint(let b), .decimal(let a)) where numbersByValue:
+            return a == Decimal(b)
+        case (.decimal(let a), .double(let b)) where numbersByValue,
+            (.double(let b), .decimal(let a)) where numbersByValue:
+            return Double("\(a)") == b && !(b == 0 && b.sign == .minus)
         case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { same($0, $1, numbersByValue: numbersByValue) }
         case (.dictionary(let a), .dictionary(let b)):
