@@ -37,13 +37,7 @@ extension FuzzTargets {
 
     /// Whatever a reader accepts, its writer writes, and the reader reads back as the same tree.
     static func readerRoundTrip(_ data: Data) throws(FuzzFailure) {
-        let codec: any Codec =
-            switch FuzzTargets.codec(for: data) {
-            case is JSONCodec: JSONCodec(limits: roundTripLimits)
-            case let plist as PropertyListCodec<XMLPropertyListFormat>:
-                PropertyListCodec(format: plist.format, limits: roundTripLimits)
-            default: PropertyListCodec(format: .binary, limits: roundTripLimits)
-            }
+        let codec = codec(for: data, limits: roundTripLimits)
         let tree: StoredValue
         do {
             tree = try codec.readTree(from: data)

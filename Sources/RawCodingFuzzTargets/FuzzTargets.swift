@@ -55,11 +55,11 @@ package enum FuzzTargets {
         }
     }
 
-    static func codec(for data: Data) -> any Codec {
+    static func codec(for data: Data, limits: Limits = .default) -> any Codec {
         switch TreeFormats.detect(data) {
-        case is XMLPropertyListTreeFormat: PropertyListCodec(format: .xml)
-        case is BinaryPropertyListTreeFormat: PropertyListCodec(format: .binary)
-        default: JSONCodec()
+        case is XMLPropertyListTreeFormat: PropertyListCodec(format: .xml, limits: limits)
+        case is BinaryPropertyListTreeFormat: PropertyListCodec(format: .binary, limits: limits)
+        default: JSONCodec(limits: limits)
         }
     }
 

@@ -115,18 +115,36 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// - Throws: `RawCodingError` from encoding, from setting the payload aside
     ///   (then nothing was written) or from the store.
     public func set(_ newValue: Value) throws(RawCodingError) {
-        let tree = try writing.withLock { _ throws(RawCodingError) -> StoredValue in
+        try commit(newValue) { (before: Loaded) throws(RawCodingError) in
+            let tree = try codec.encodeStoredTree(newValue, keeping: before.unknownKeys)
+            return (tree.isNull ? nil : tree, before.unknownKeys)
+        }
+    }
+
+    /// Removes the key from the store, so ``value`` is the default again (a payload that did
+    /// not decode is moved aside first, not deleted).
+    /// - Throws: `RawCodingError` from the store.
+    public func reset() throws(RawCodingError) {
+        try commit(defaultValue) { (_: Loaded) throws(RawCodingError) in (nil, .none) }
+    }
+
+    /// This property's own write of `value`: the tree `makeTree` gives for it (`nil` removes
+    /// the key), after setting aside a payload that did not decode; then observers and streams
+    /// are told. A failure is kept in ``error`` and thrown; the store is as it was.
+    private func commit(
+        _ value: Value,
+        _ makeTree: (Loaded) throws(RawCodingError) -> (tree: StoredValue?, unknownKeys: StoredUnknownKeys)
+    ) throws(RawCodingError) {
+        let tree = try writing.withLock { _ throws(RawCodingError) -> StoredValue? in
             let before = current()
             do throws(RawCodingError) {
-                let tree = try codec.encodeStoredTree(newValue, keeping: before.unknownKeys)
+                let (tree, unknownKeys) = try makeTree(before)
                 try ownWrite { () throws(RawCodingError) in
                     if before.needsSetAside { _ = try store.setAside(key) }
-                    if tree.isNull { try store.remove(key) } else { try store.write(tree, forKey: key) }
+                    if let tree { try store.write(tree, forKey: key) } else { try store.remove(key) }
                 }
                 loaded.withLock {
-                    $0 = Loaded(
-                        value: newValue, tree: tree.isNull ? nil : tree, unknownKeys: before.unknownKeys, error: nil,
-                        needsSetAside: false)
+                    $0 = Loaded(value: value, tree: tree, unknownKeys: unknownKeys, error: nil, needsSetAside: false)
                 }
                 return tree
             } catch {
@@ -139,25 +157,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
             }
         }
         registrar.withMutation(of: self, keyPath: \.value) {}
-        if hasStreams { delivery.async { [self] in deliver(tree.isNull ? nil : tree, newValue) } }
-    }
-
-    /// Removes the key from the store, so ``value`` is the default again (a payload that did
-    /// not decode is moved aside first, not deleted).
-    /// - Throws: `RawCodingError` from the store.
-    public func reset() throws(RawCodingError) {
-        try writing.withLock { _ throws(RawCodingError) in
-            let before = current()
-            try ownWrite { () throws(RawCodingError) in
-                if before.needsSetAside { _ = try store.setAside(key) }
-                try store.remove(key)
-            }
-            loaded.withLock {
-                $0 = Loaded(value: defaultValue, tree: nil, unknownKeys: .none, error: nil, needsSetAside: false)
-            }
-        }
-        registrar.withMutation(of: self, keyPath: \.value) {}
-        if hasStreams { delivery.async { [self] in deliver(nil, defaultValue) } }
+        if hasStreams { delivery.async { [self] in deliver(tree, value) } }
     }
 
     /// Payloads of this key that were set aside because they did not decode, oldest first.
