@@ -40,9 +40,14 @@ let package = Package(
             name: "RawCodingTests",
             dependencies: [
                 "RawCoding", "RawCodingTesting", "RawCodingCommandLine", "rawcoding", "TrapDemo", "LocaleProbe",
-                "ReaderSoak", "RawCodingFuzzTargets",
+                "ReaderSoak", "RawCodingFuzzTargets", "StackProbe",
             ]
         ),
+        // Not a product: every recursive path on threads with small stacks, one line per case
+        // (the stack matrix test runs it as a child process, since a crash must not end the suite).
+        .executableTarget(
+            name: "StackProbe",
+            dependencies: ["RawCoding", "RawCodingStores", "RawCodingCommandLine", "RawCodingFuzzTargets"]),
         // Not a product: the second process of the FileStore tests (kills, cross-process updates).
         .executableTarget(name: "StoreProbe", dependencies: ["RawCoding", "RawCodingStores"]),
         // Not a product: the fuzz targets, compiled with the library into a libFuzzer binary by

@@ -17,7 +17,8 @@ private let selected: @Sendable (Data) throws(FuzzFailure) -> Void = {
 public func rawCodingFuzzOne(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let data = count == 0 ? Data() : Data(bytes: start!, count: count)
     do {
-        try selected(data)
+        // On a 512 KiB thread, as apps decode on secondary threads and in tasks.
+        try SmallStackThread.run(selected, on: data)
     } catch {
         FileHandle.standardError.write(Data("RawCoding fuzz property failed: \(error)\n".utf8))
         abort()

@@ -31,7 +31,8 @@ struct FuzzRegressionTests {
         let run = try #require(FuzzTargets.target(named: target), "no fuzz target named \(target)")
         let data = try Data(contentsOf: Self.directory.appendingPathComponent(input))
         do {
-            try run(data)
+            // On a 512 KiB thread, as the fuzzer runs them.
+            try SmallStackThread.run(run, on: data)
         } catch {
             Issue.record("\(input): \(error)")
         }

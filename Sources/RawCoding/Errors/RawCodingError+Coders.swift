@@ -17,6 +17,11 @@ extension RawCodingError {
                 reason: "the value's encode(to:) threw \(error)", underlyingError: error)
         }
         switch error {
+        case let .invalidValue(_, context) where context.underlyingError is StackExhaustion:
+            return RawCodingError(
+                kind: .limitExceeded, typeName: typeName, codingPath: context.codingPath,
+                reason: context.debugDescription + ": " + String(describing: context.underlyingError.unsafelyUnwrapped),
+                underlyingError: error)
         case let .invalidValue(value, context):
             return RawCodingError(
                 kind: .encodingFailed, typeName: typeName, codingPath: context.codingPath,
@@ -47,6 +52,11 @@ extension RawCodingError {
         }
         let path: [any CodingKey]
         let reason: String
+        if case let .dataCorrupted(context) = error, let exhaustion = context.underlyingError as? StackExhaustion {
+            return RawCodingError(
+                kind: .limitExceeded, typeName: typeName, codingPath: context.codingPath,
+                reason: context.debugDescription + ": " + exhaustion.reason, underlyingError: error)
+        }
         switch error {
         case let .typeMismatch(expected, context):
             path = context.codingPath

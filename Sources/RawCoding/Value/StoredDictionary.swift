@@ -249,34 +249,6 @@ extension StoredDictionary: RandomAccessCollection {
     public subscript(position: Int) -> Element { entries[position] }
 }
 
-extension StoredDictionary: Hashable {
-    public static func == (lhs: StoredDictionary, rhs: StoredDictionary) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        for (position, entry) in lhs.entries.enumerated() {
-            // Same order is the common case; fall back to a lookup.
-            if position < rhs.entries.count, KeyIndex.same(rhs.entries[position].key, entry.key) {
-                if rhs.entries[position].value != entry.value { return false }
-            } else if rhs[entry.key] != entry.value {
-                return false
-            }
-        }
-        return true
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        // Order-independent, to agree with ==: combine per-entry hashes commutatively.
-        var combined = 0
-        for entry in entries {
-            var entryHasher = Hasher()
-            entryHasher.combine(KeyIndex.hash(entry.key))
-            entryHasher.combine(entry.value)
-            combined = combined &+ entryHasher.finalize()
-        }
-        hasher.combine(count)
-        hasher.combine(combined)
-    }
-}
-
 extension StoredDictionary: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, StoredValue)...) {
         self.init(elements)

@@ -2,16 +2,19 @@ import Foundation
 
 extension StoredValue: CustomStringConvertible, CustomDebugStringConvertible {
     /// A compact, JSON-like rendering: `{"theme": "dark", "size": 14, "at": date(2001-01-01T00:00:00Z)}`.
-    /// Data shows its size and first bytes; the text is for reading, not parsing.
+    /// Data shows its size and first bytes; the text is for reading, not parsing. Where the
+    /// thread's stack is nearly used up (a deep tree on a small thread), the levels below are
+    /// shown as `…`.
     public var description: String {
         var output = ""
-        write(to: &output)
+        var stack = StackCheck()
+        write(to: &output, depth: 0, stack: &stack)
         return output
     }
 
     public var debugDescription: String { "StoredValue(\(description))" }
 
-    private func write(to output: inout String) {
+    private func write(to output: inout String, depth: Int, stack: inout StackCheck) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
@@ -28,18 +31,26 @@ extension StoredValue: CustomStringConvertible, CustomDebugStringConvertible {
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             output += "date(\(formatter.string(from: value)))"
         case .array(let elements):
+            guard stack.allows(depth: depth + 1) else {
+                output += "…"
+                return
+            }
             output += "["
             for (position, element) in elements.enumerated() {
                 if position > 0 { output += ", " }
-                element.write(to: &output)
+                element.write(to: &output, depth: depth + 1, stack: &stack)
             }
             output += "]"
         case .dictionary(let entries):
+            guard stack.allows(depth: depth + 1) else {
+                output += "…"
+                return
+            }
             output += "{"
             for (position, entry) in entries.enumerated() {
                 if position > 0 { output += ", " }
                 output += Self.quoted(entry.key) + ": "
-                entry.value.write(to: &output)
+                entry.value.write(to: &output, depth: depth + 1, stack: &stack)
             }
             output += "}"
         }

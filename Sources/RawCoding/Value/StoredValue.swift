@@ -170,31 +170,6 @@ extension StoredValue {
         }
     }
 
-    /// This tree with `other` laid over it: where both are dictionaries, their entries are
-    /// merged key by key, recursively, `other`'s winning; everywhere else (scalars, arrays, a
-    /// dictionary against a scalar) `other` replaces this value. Keys only this tree has are
-    /// kept, in their places; keys only `other` has are appended.
-    ///
-    /// ```swift
-    /// let defaults: StoredValue = ["theme": "light", "volume": 0.5, "account": ["plan": "free"]]
-    /// let stored: StoredValue = ["theme": "dark", "account": ["email": "me@example.com"]]
-    /// defaults.merging(stored)
-    /// // ["theme": "dark", "volume": 0.5, "account": ["plan": "free", "email": "me@example.com"]]
-    /// ```
-    /// - Parameter other: The tree whose values win.
-    /// - Returns: The merged tree.
-    public func merging(_ other: StoredValue) -> StoredValue {
-        guard case .dictionary(var base) = self, case .dictionary(let overlay) = other else { return other }
-        for (key, value) in overlay {
-            if let existing = base[key] {
-                base[key] = existing.merging(value)
-            } else {
-                base.append(key: key, value: value)
-            }
-        }
-        return .dictionary(base)
-    }
-
     /// The name of this value's kind, for messages: `"null"`, `"bool"`, `"int"`, ...
     public var kindName: String {
         switch self {

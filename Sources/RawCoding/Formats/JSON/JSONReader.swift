@@ -60,6 +60,7 @@ struct JSONParser {
     var depth = 0
     var valueCount = 0
     var keys = KeyInterner()
+    var stack = StackCheck()
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
         self.bytes = bytes
@@ -175,6 +176,7 @@ struct JSONParser {
     mutating func enterContainer() throws(FormatFailure) {
         depth += 1
         guard depth <= maximumDepth else { throw limits.depthFailure(at: position(index)) }
+        guard stack.allows(depth: depth) else { throw stack.measured.failure(depth: depth, at: position(index)) }
         index += 1
     }
 

@@ -71,6 +71,7 @@ struct JSONOutput {
     var refusesLoss = false
     var bytes: [UInt8] = []
     var keyOrder = KeyOrder()
+    var stack = StackCheck()
 
     static let dateLoss =
         "JSON has no dates: the date would be written as a number of seconds since 2001 and read back as a number"
@@ -112,6 +113,7 @@ struct JSONOutput {
 
     mutating func writeArray(_ elements: [StoredValue], indent: Int) throws(FormatFailure) {
         guard !elements.isEmpty else { return append("[]") }
+        guard stack.allows(depth: indent + 1) else { throw stack.measured.failure(depth: indent + 1, at: nil) }
         bytes.append(UInt8(ascii: "["))
         for (position, element) in elements.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -128,6 +130,7 @@ struct JSONOutput {
 
     mutating func writeDictionary(_ dictionary: StoredDictionary, indent: Int) throws(FormatFailure) {
         guard !dictionary.isEmpty else { return append("{}") }
+        guard stack.allows(depth: indent + 1) else { throw stack.measured.failure(depth: indent + 1, at: nil) }
         bytes.append(UInt8(ascii: "{"))
         let order = sortsKeys ? keyOrder.order(of: dictionary) : Array(dictionary.indices)
         for position in order {

@@ -58,6 +58,7 @@ struct BinaryPropertyListParser {
     let tableStart: Int
     var depth = 0
     var valueCount = 0
+    var stack = StackCheck()
     /// Whether a container object was referenced again after it was read: the tree then has
     /// more containers than the file, and writing it back can take more bytes than were read.
     var sharesContainers = false
@@ -178,6 +179,9 @@ struct BinaryPropertyListParser {
     mutating func container(_ number: Int, at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
         if inProgress[number] || depth >= maximumDepth { throw containerFailure(number, at: start) }
         depth += 1
+        guard stack.allows(depth: depth) else {
+            throw stack.measured.failure(depth: depth, at: InputPosition(byteOffset: start))
+        }
         inProgress[number] = true
         try count(1, at: number)
         let value =

@@ -75,6 +75,9 @@ struct BinaryPropertyListLayout {
     /// Places values and keys take in the tree, counted as the reader counts them.
     var places = 0
     let maximumPlaces: Int
+    /// Containers open above the value being added.
+    var depth = 0
+    var stack = StackCheck()
 
     init(maximumPlaces: Int = .max) {
         self.maximumPlaces = maximumPlaces
@@ -84,6 +87,18 @@ struct BinaryPropertyListLayout {
     mutating func add(_ value: StoredValue) throws(FormatFailure) -> Int {
         places += 1
         if places > maximumPlaces { throw placesFailure() }
+        switch value {
+        case .array, .dictionary:
+            depth += 1
+            defer { depth -= 1 }
+            guard stack.allows(depth: depth) else { throw stack.measured.failure(depth: depth, at: nil) }
+            return try addContainer(value)
+        default:
+            return try addScalar(value)
+        }
+    }
+
+    private mutating func addContainer(_ value: StoredValue) throws(FormatFailure) -> Int {
         switch value {
         case .array(let elements):
             let number = objects.count
@@ -119,6 +134,15 @@ struct BinaryPropertyListLayout {
             }
             objects[number] = .dictionary(keys: keys, values: values)
             return number
+        default:
+            return try addScalar(value)
+        }
+    }
+
+    @inline(never)
+    private mutating func addScalar(_ value: StoredValue) throws(FormatFailure) -> Int {
+        switch value {
+        case .array, .dictionary: return try addContainer(value)
         case .null:
             return addKey(PropertyListNullMarker.text)
         case .bool(let flag): return number(value, kind: .bool, bits: flag ? 1 : 0)

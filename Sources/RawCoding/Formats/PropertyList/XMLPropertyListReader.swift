@@ -52,6 +52,7 @@ struct XMLPropertyListParser {
     var depth = 0
     var valueCount = 0
     var keys = KeyInterner()
+    var stack = StackCheck()
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
         self.bytes = bytes
@@ -120,6 +121,7 @@ struct XMLPropertyListParser {
     mutating func enterContainer(at start: Int) throws(FormatFailure) {
         depth += 1
         guard depth <= maximumDepth else { throw limits.depthFailure(at: position(start)) }
+        guard stack.allows(depth: depth) else { throw stack.measured.failure(depth: depth, at: position(start)) }
     }
 
     mutating func parseArray(selfClosing: Bool, at start: Int) throws(FormatFailure) -> StoredValue {

@@ -54,6 +54,7 @@ struct XMLOutput {
     var refusesLoss = false
     var bytes: [UInt8] = []
     var keyOrder = KeyOrder()
+    var stack = StackCheck()
 
     init() {
         bytes.reserveCapacity(1024)
@@ -134,6 +135,7 @@ struct XMLOutput {
             close(.data)
         case .array(let elements):
             guard !elements.isEmpty else { return empty(.array) }
+            guard stack.allows(depth: indent + 1) else { throw stack.measured.failure(depth: indent + 1, at: nil) }
             open(.array)
             bytes.append(0x0A)
             for (position, element) in elements.enumerated() {
@@ -148,6 +150,7 @@ struct XMLOutput {
             close(.array)
         case .dictionary(let dictionary):
             guard !dictionary.isEmpty else { return empty(.dict) }
+            guard stack.allows(depth: indent + 1) else { throw stack.measured.failure(depth: indent + 1, at: nil) }
             open(.dict)
             bytes.append(0x0A)
             for position in keyOrder.order(of: dictionary) {

@@ -85,6 +85,7 @@ struct TreeCensus {
     /// also counts keys) does it there.
     let countsValues: Bool
     var count = 0
+    var stack = StackCheck()
 
     init(limits: Limits, format: some TreeFormat) {
         self.limits = limits
@@ -102,6 +103,7 @@ struct TreeCensus {
         switch value {
         case .array(let elements):
             guard depth < maximumDepth else { throw depthFailure() }
+            guard stack.allows(depth: depth + 1) else { throw stack.measured.failure(depth: depth + 1, at: nil) }
             for (index, element) in elements.enumerated() {
                 do {
                     try visit(element, depth: depth + 1)
@@ -111,6 +113,7 @@ struct TreeCensus {
             }
         case .dictionary(let dictionary):
             guard depth < maximumDepth else { throw depthFailure() }
+            guard stack.allows(depth: depth + 1) else { throw stack.measured.failure(depth: depth + 1, at: nil) }
             for entry in dictionary.entries {
                 do {
                     try visit(entry.value, depth: depth + 1)

@@ -120,6 +120,12 @@ extension DecodingNode {
                 "The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueDecoder.maximumDepth).",
                 step: step)
         }
+        guard context.stack.allows(depth: depth + 1) else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: path(adding: step), debugDescription: "the stack is nearly used up",
+                    underlyingError: StackExhaustion(reason: context.stack.measured.exhaustedReason(depth: depth + 1))))
+        }
         return DecodingNode(context: context, parent: self, step: step, value: value)
     }
 

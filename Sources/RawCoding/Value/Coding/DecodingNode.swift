@@ -7,6 +7,7 @@ final class DecodingContext {
     let usesDefaultKeys: Bool
     /// A string that also reads as nil (property lists' `$null`), if any.
     let nullMarker: String?
+    var stack = StackCheck()
     private var iso8601Formatter: ISO8601DateFormatter?
 
     init(options: StoredValueDecoder) {

@@ -10,6 +10,7 @@ final class EncodingContext {
     /// Nodes holding pending children, which point back at them: the cycles are broken when
     /// the encode call ends, whether it succeeded or threw.
     var nodesWithPending: [EncodingNode] = []
+    var stack = StackCheck()
     private var snakeCaseKeys: [String: String] = [:]
     private var iso8601Formatter: ISO8601DateFormatter?
 

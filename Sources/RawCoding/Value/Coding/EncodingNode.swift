@@ -50,6 +50,15 @@ final class EncodingNode: Encoder {
                         "The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueEncoder.maximumDepth; a codec's Limits.maximumDepth)."
                 ))
         }
+        guard context.stack.allows(depth: depth + 1) else {
+            var path = codingPath
+            if let step { path.append(step.codingKey) }
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: path, debugDescription: "the stack is nearly used up",
+                    underlyingError: StackExhaustion(reason: context.stack.measured.exhaustedReason(depth: depth + 1))))
+        }
         return EncodingNode(context: context, parent: self, step: step)
     }
 

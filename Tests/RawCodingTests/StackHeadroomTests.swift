@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// Every recursive path on threads with 128, 256 and 512 KiB stacks, at depths up to the
+/// default `Limits.maximumDepth`, run by `StackProbe` in a child process (a crash must fail
+/// this test, not end the suite). Apple's secondary threads, GCD's workers and Swift
+/// concurrency's threads have 512 KiB stacks.
+@Suite("Stack headroom", .serialized)
+struct StackHeadroomTests {
+    struct Case {
+        var path: String
+        var shape: String
+        var depth: Int
+        var outcome: String
+    }
+
+    @Test("no path crashes; each refusal is limitExceeded naming the thread's stack", arguments: [128, 256, 512])
+    func deepInputOnSmallStacksIsRefusedNotCrashed(stackKiB: Int) throws {
+        let run = try ChildProcess.run(try ChildProcess.product("StackProbe"), ["\(stackKiB)"])
+        let lines = run.output.split(separator: "\n").map(String.init)
+        try #require(
+            run.reason == .exit && run.status == 0 && lines.last == "done",
+            "StackProbe ended with \(run.reason) \(run.status) after: \(lines.last ?? "nothing")\n\(run.errors)")
+        let cases = lines.filter { $0.hasPrefix("case ") }.map { line in
+            let fields = line.split(separator: " ", maxSplits: 5).map(String.init)
+            return Case(path: fields[2], shape: fields[3], depth: Int(fields[4]) ?? 0, outcome: fields[5])
+        }
+        #expect(cases.count == lines.filter { $0.hasPrefix("start ") }.count)
+        // 4 codecs × 5 paths, 4 tree operations (5 in optimized builds), RawCodable, a store
+        // read and `rawcoding convert`, for 3 shapes at 5 depths.
+        #expect(cases.count >= 27 * 3 * 5)
+        for item in cases where item.outcome != "ok" {
+            #expect(
+                item.outcome.hasPrefix("refused") && item.outcome.contains("a \(stackKiB) KiB stack"),
+                "\(item.path) \(item.shape) \(item.depth): \(item.outcome)")
+        }
+        // Every path is reached: what a shallow document needs always fits.
+        let paths = Set(cases.map(\.path))
+        #expect(paths.count >= 27)
+        if lines.first == "optimized true", stackKiB == 512 {
+            for item in cases where item.depth <= 300 {
+                #expect(item.outcome == "ok", "\(item.path) \(item.shape) \(item.depth) on 512 KiB: \(item.outcome)")
+            }
+        }
+        if stackKiB == 512 {
+            // Something deep is refused on a small stack only because of the stack: the
+            // refusal is real, not a depth limit met by every thread.
+            #expect(cases.contains { $0.outcome.hasPrefix("refused") } || lines.first == "optimized true")
+        }
+    }
+}
