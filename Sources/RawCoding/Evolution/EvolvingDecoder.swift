@@ -9,14 +9,18 @@ final class EvolvingDecoding: @unchecked Sendable {
     /// The default value taken apart, for the value decoded.
     let defaults: DefaultNode?
     /// The keys the decoded value's types asked for, by place.
-    let ledger = KeyLedger()
+    let ledger: KeyLedger
     /// The key paths filled from a default, for the result.
     private(set) var filledKeyPaths: [String] = []
     /// Defaults of nested ``StoredDefault`` types, taken apart once per decode.
     private var ownDefaults: [ObjectIdentifier: DefaultNode] = [:]
 
-    init(defaults: DefaultNode?) {
+    /// - Parameters:
+    ///   - defaults: The default value taken apart, for the value decoded.
+    ///   - snakeCase: Whether the codec writes the model's keys in snake case.
+    init(defaults: DefaultNode?, snakeCase: Bool) {
         self.defaults = defaults
+        ledger = KeyLedger(snakeCase: snakeCase)
     }
 
     /// Types that have no keys of their own, or whose coders treat them specially (a date
@@ -75,20 +79,31 @@ final class KeyLedger {
     /// The model read every key (a `[String: Value]` dictionary, an enum case).
     var knowsAll = false
     var children: [String: KeyLedger] = [:]
+    /// Whether the codec writes the model's keys in snake case (`JSONCodec(keys: .snakeCase)`).
+    let snakeCase: Bool
+
+    init(snakeCase: Bool) {
+        self.snakeCase = snakeCase
+    }
 
     func child(_ key: String) -> KeyLedger {
         if let existing = children[key] { return existing }
-        let child = KeyLedger()
+        let child = KeyLedger(snakeCase: snakeCase)
         children[key] = child
         return child
     }
 
-    /// Whether the model asked for `storedKey`, written as it is or in snake case.
+    /// Whether `storedKey` is a key the model asked for, as the codec writes it: as it is, or in
+    /// snake case when the codec converts keys. A key that only looks like a model key in
+    /// another convention (`user_name` beside `userName` under default keys) is unknown, so it
+    /// is kept on write-back; the codec would not write it.
     func knows(_ storedKey: String) -> KeyLedger?? {
-        if known.contains(storedKey) { return .some(children[storedKey]) }
-        let camel = KeyConversion.fromSnakeCase(storedKey)
-        if camel != storedKey, known.contains(camel) { return .some(children[camel]) }
-        return nil
+        guard snakeCase else {
+            return known.contains(storedKey) ? .some(children[storedKey]) : nil
+        }
+        let modelKey = KeyConversion.fromSnakeCase(storedKey)
+        guard known.contains(modelKey), KeyConversion.toSnakeCase(modelKey) == storedKey else { return nil }
+        return .some(children[modelKey])
     }
 }
 

@@ -51,7 +51,7 @@ enum StoredEvolution {
     static func decode<Value: Decodable>(
         _ type: Value.Type, from payload: StoredValue, codec: some Codec, defaults: DefaultNode?
     ) throws(RawCodingError) -> (value: Value, unknownKeys: StoredUnknownKeys, filledKeyPaths: [String]) {
-        let decoding = EvolvingDecoding(defaults: defaults)
+        let decoding = EvolvingDecoding(defaults: defaults, snakeCase: (codec as? JSONCodec)?.keys == .snakeCase)
         let value: Value
         do {
             value = try EvolvingDecoding.$current.withValue(decoding) {
