@@ -137,7 +137,7 @@ extension Codec {
         _ value: Value, with encoder: StoredValueEncoder, format: some TreeFormat, limits: Limits
     ) throws(RawCodingError) -> Data {
         try RecursionGuard.codecScope(encoding: Value.self) { () throws -> Data in
-            let tree = try encoder.encode(value)
+            let tree = try VersionEnvelope.recording(try encoder.encode(value), for: Value.self)
             return Data(try format.writeTree(tree, limits: limits, depthChecked: true))
         }
     }
@@ -149,7 +149,7 @@ extension Codec {
     ) throws(RawCodingError) -> Value {
         try RecursionGuard.codecScope(decoding: Value.self) { () throws -> Value in
             let tree = try format.readTree(data, limits: limits)
-            return try decoder.decode(type, from: tree)
+            return try decoder.decode(type, from: VersionEnvelope.removingCurrentVersion(tree, for: Value.self))
         }
     }
 
@@ -167,12 +167,12 @@ extension Codec {
         }
     }
 
-    /// Encodes through the engine alone.
+    /// Encodes through the engine alone, recording a ``StoredVersioned`` value's version.
     func encodeTree<Value: Encodable>(_ value: Value, with encoder: StoredValueEncoder) throws(RawCodingError)
         -> StoredValue
     {
         try RecursionGuard.codecScope(encoding: Value.self) { () throws -> StoredValue in
-            try encoder.encode(value)
+            try VersionEnvelope.recording(try encoder.encode(value), for: Value.self)
         }
     }
 
@@ -181,7 +181,7 @@ extension Codec {
         _ type: Value.Type, fromTree tree: StoredValue, with decoder: StoredValueDecoder
     ) throws(RawCodingError) -> Value {
         try RecursionGuard.codecScope(decoding: Value.self) { () throws -> Value in
-            try decoder.decode(type, from: tree)
+            try decoder.decode(type, from: VersionEnvelope.removingCurrentVersion(tree, for: Value.self))
         }
     }
 }

@@ -13,8 +13,8 @@ extension Codec {
     /// ```
     /// - Parameters:
     ///   - type: The type to decode.
-    ///   - data: A payload written by ``Codec/encodeStored(_:keeping:)`` or by ``Codec/encode(_:)`` (which
-    ///     reads as version 1).
+    ///   - data: A payload written by ``Codec/encodeStored(_:keeping:)`` or by ``Codec/encode(_:)``
+    ///     (both record a ``StoredVersioned`` value's version).
     ///   - defaultValue: Fills keys the payload lacks (see ``StoredDefault``); `nil` uses
     ///     `Value.defaultValue` when `Value` is ``StoredDefault``, and fills nothing otherwise.
     /// - Returns: The value, its stored version, the keys filled in and the keys unknown to it.

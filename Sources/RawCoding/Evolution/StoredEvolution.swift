@@ -20,6 +20,9 @@ enum StoredEvolution {
             payload = opened.payload
             storedVersion = opened.version
             try migrate(&payload, from: opened.version, to: versioned, codec: codec, subject: Value.self)
+            if !opened.recorded, payload != opened.payload {
+                try refuseIfCurrent(opened.payload, as: type, versioned: versioned, codec: codec)
+            }
         }
 
         var defaults: DefaultNode?
@@ -75,15 +78,41 @@ enum StoredEvolution {
     static func write<Value: Encodable>(
         _ value: Value, codec: some Codec, keeping unknownKeys: StoredUnknownKeys
     ) throws(RawCodingError) -> StoredValue {
-        var tree = unknownKeys.applied(to: try codec.encodeTree(value))
-        if let versioned = Value.self as? any StoredVersioned.Type {
-            let version = versioned.storedVersion
-            guard version >= 1 else {
-                throw configurationError(Value.self, "storedVersion is \(version); versions start at 1")
-            }
-            tree = VersionEnvelope.close(tree, version: version)
+        // The built-in codecs record the version themselves; a codec from elsewhere may not.
+        try VersionEnvelope.recording(unknownKeys.applied(to: try codec.encodeTree(value)), for: Value.self)
+    }
+
+    /// Refuses an unversioned payload that migrating from version 1 changed, when it looks like
+    /// the current version and not like version 1: it reads as the current type as it is
+    /// (every key the model reads is there, none is unknown), while the typed step from
+    /// version 1 would fill its old type from a default or leave keys unknown. Such a payload
+    /// is most likely current data written without its version (by a plain `encode` of an
+    /// earlier release, or by another program), and migrating it again would overwrite it, so
+    /// it is left as it is. Tree steps cannot say what version 1 looked like; they migrate.
+    static func refuseIfCurrent<Value: Decodable>(
+        _ payload: StoredValue, as type: Value.Type, versioned: any StoredVersioned.Type, codec: some Codec
+    ) throws(RawCodingError) {
+        guard let first = versioned.migrations.first(where: { $0.fromVersion == 1 }),
+            let readsAsOldType = first.readsAsOldType, !readsAsOldType(payload, codec),
+            readsExactly(payload, as: type, codec: codec)
+        else { return }
+        throw RawCodingError(
+            kind: .migrationFailed, typeName: String(reflecting: Value.self),
+            reason:
+                "the payload records no version, so it would be migrated from version 1, but it reads as version \(versioned.storedVersion) as it is and not as version 1: it is most likely version \(versioned.storedVersion) data written without its version, which migrating would overwrite; it was left as it is. Every codec's encode and encodeStored(_:keeping:) record the version; to migrate this payload as version 1, add \"$version\": 1 to it"
+        )
+    }
+
+    /// Whether `payload` decodes as `type` with every key it reads present (none filled from
+    /// a default) and no key it does not know. A payload that does not decode at all is not
+    /// that shape: the answer is `false`, and the caller's own decode reports why.
+    static func readsExactly<Value: Decodable>(_ payload: StoredValue, as type: Value.Type, codec: some Codec) -> Bool {
+        do {
+            let decoded = try decode(type, from: payload, codec: codec, defaults: nil)
+            return decoded.unknownKeys.isEmpty && decoded.filledKeyPaths.isEmpty
+        } catch {
+            return false
         }
-        return tree
     }
 
     /// Runs each step from `version` up to the type's current version.

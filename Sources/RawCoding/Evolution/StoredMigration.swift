@@ -18,6 +18,18 @@ public struct StoredMigration: Sendable {
     /// The version this step reads; it produces the next one.
     public let fromVersion: Int
     let body: @Sendable (inout StoredValue, any Codec) throws -> Void
+    /// For a typed step: whether a payload reads as its old type as it is, every key there and
+    /// none unknown (so it looks like that version, not like a later one).
+    let readsAsOldType: (@Sendable (StoredValue, any Codec) -> Bool)?
+
+    init(
+        fromVersion: Int, readsAsOldType: (@Sendable (StoredValue, any Codec) -> Bool)? = nil,
+        body: @escaping @Sendable (inout StoredValue, any Codec) throws -> Void
+    ) {
+        self.fromVersion = fromVersion
+        self.readsAsOldType = readsAsOldType
+        self.body = body
+    }
 
     /// A step that edits the stored tree.
     /// - Parameters:
@@ -43,10 +55,16 @@ public struct StoredMigration: Sendable {
     public static func typed<Old: Decodable & SendableMetatype, New: Encodable & SendableMetatype>(
         from version: Int, _ old: Old.Type, _ convert: @escaping @Sendable (Old) throws -> New
     ) -> StoredMigration {
-        StoredMigration(fromVersion: version) { tree, codec in
+        StoredMigration(
+            fromVersion: version,
+            readsAsOldType: { tree, codec in StoredEvolution.readsExactly(tree, as: Old.self, codec: codec) }
+        ) { tree, codec in
             let old = try StoredEvolution.decode(Old.self, from: tree, codec: codec, defaults: nil)
             // Keys the old type did not know go on to the next version, as they would unmigrated.
-            tree = old.unknownKeys.applied(to: try codec.encodeTree(try convert(old.value)))
+            // The result is a payload: without the version a codec records for a versioned type.
+            let new = VersionEnvelope.removingCurrentVersion(
+                try codec.encodeTree(try convert(old.value)), for: New.self)
+            tree = old.unknownKeys.applied(to: new)
         }
     }
 }

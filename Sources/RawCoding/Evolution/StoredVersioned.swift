@@ -31,11 +31,14 @@
 ///   the stored payload stays as it was.
 /// - Writing writes ``storedVersion``.
 ///
-/// The plain ``Codec/encode(_:)`` and ``Codec/decode(_:from:)`` are the format alone: they
-/// neither record nor read versions. Write a versioned value with
-/// ``Codec/encodeStored(_:keeping:)`` (``RawCodable`` does): what plain `encode` writes has no
-/// version, so it reads as version 1 and goes through every step again. Versions are recorded for the value stored, not for
-/// versioned values nested inside it (migrate those in the outer type's steps).
+/// The built-in codecs' plain ``Codec/encode(_:)`` and ``Codec/encodeTree(_:)`` record the
+/// version too, so no write stores a versioned value that would be migrated again; the plain
+/// ``Codec/decode(_:from:)`` reads what they write but does not migrate. An unversioned payload
+/// that reads as the current version as it is, and not as the old type of the typed step from
+/// version 1, is refused with ``RawCodingError/Kind/migrationFailed`` instead of being migrated:
+/// it is most likely current data written without its version. Versions are recorded for the
+/// value stored, not for versioned values nested inside it (migrate those in the outer type's
+/// steps).
 public protocol StoredVersioned: Codable {
     /// The version this type writes, 1 or more.
     static var storedVersion: Int { get }

@@ -6,13 +6,13 @@ enum VersionEnvelope {
     static let versionKey = "$version"
     static let valueKey = "$value"
 
-    /// The version a stored tree was written at (1 when it records none) and the payload
-    /// without the version.
+    /// The version a stored tree was written at (1 when it records none, with `recorded`
+    /// false) and the payload without the version.
     static func open(_ tree: StoredValue, as type: Any.Type) throws(RawCodingError) -> (
-        version: Int, payload: StoredValue
+        version: Int, payload: StoredValue, recorded: Bool
     ) {
-        guard case .dictionary(var dictionary) = tree, let recorded = dictionary[versionKey] else {
-            return (1, tree)
+        guard case .dictionary(let dictionary) = tree, let recorded = dictionary[versionKey] else {
+            return (1, tree, false)
         }
         guard let version = version(of: recorded) else {
             throw RawCodingError(
@@ -21,9 +21,37 @@ enum VersionEnvelope {
                 reason:
                     "the stored version is \(recorded), not a whole number from 1 up; the payload was left as it is")
         }
+        return (version, payload(of: dictionary), true)
+    }
+
+    /// What a dictionary recording a version holds without it.
+    private static func payload(of recorded: StoredDictionary) -> StoredValue {
+        var dictionary = recorded
         dictionary[versionKey] = nil
-        if dictionary.count == 1, let value = dictionary[valueKey] { return (version, value) }
-        return (version, .dictionary(dictionary))
+        if dictionary.count == 1, let value = dictionary[valueKey] { return value }
+        return .dictionary(dictionary)
+    }
+
+    /// `tree`, the top-level value of a `Value`, recording the current version when `Value`
+    /// is ``StoredVersioned``: what every write of a codec stores, so that no call writes a
+    /// versioned value that would read back as version 1 and be migrated again.
+    static func recording<Value>(_ tree: StoredValue, for type: Value.Type) throws(RawCodingError) -> StoredValue {
+        guard let versioned = Value.self as? any StoredVersioned.Type else { return tree }
+        let version = versioned.storedVersion
+        guard version >= 1 else {
+            throw StoredEvolution.configurationError(Value.self, "storedVersion is \(version); versions start at 1")
+        }
+        return close(tree, version: version)
+    }
+
+    /// `tree` without the version ``recording(_:for:)`` added, when it records `Value`'s
+    /// current version: what a plain decode of a ``StoredVersioned`` type reads. A tree at
+    /// another version is left as it is (``Codec/decodeStored(_:from:defaultValue:)`` migrates).
+    static func removingCurrentVersion<Value>(_ tree: StoredValue, for type: Value.Type) -> StoredValue {
+        guard let versioned = Value.self as? any StoredVersioned.Type, case .dictionary(let dictionary) = tree,
+            let recorded = dictionary[versionKey], version(of: recorded) == versioned.storedVersion
+        else { return tree }
+        return payload(of: dictionary)
     }
 
     /// `payload` recording `version`.
