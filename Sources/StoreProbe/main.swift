@@ -23,7 +23,18 @@ func fail(_ message: String) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
-    fail("usage: StoreProbe write-sequence DIR FIRST COUNT | increment DIR THREADS COUNT | set DIR KEY INT")
+    fail(
+        "usage: StoreProbe write-sequence DIR FIRST COUNT | increment DIR THREADS COUNT | set DIR KEY INT"
+            + " | defaults-read SUITE KEY")
+}
+if arguments[0] == "defaults-read", arguments.count == 3 {
+    // Reads a key of a UserDefaults suite from this process, which loads the suite's file.
+    do {
+        print(try UserDefaultsStore(suiteName: arguments[1]).read(arguments[2]).map { "\($0)" } ?? "nothing")
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
 }
 let directory = URL(fileURLWithPath: arguments[1])
 

@@ -28,6 +28,26 @@ struct AdapterTests {
         #expect(try defaults.stored(Settings.self, forKey: "missing") == nil)
     }
 
+    /// Linux's `UserDefaults` file holds dates to the whole second; a date read back after
+    /// the file was loaded again (here by another process; in one process it depends on when
+    /// Foundation reloads) kept only the whole second.
+    @Test func userDefaultsKeepsTheFractionOfADateThroughItsFile() throws {
+        let suite = "RawCodingStoresTests.\(UUID().uuidString)"
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        let store = UserDefaultsStore(suiteName: suite)
+        let date = Date(timeIntervalSince1970: 1_700_000_000.25)
+        let tree: StoredValue = [
+            "at": .date(date), "list": [.date(date), "text"], "whole": .date(Date(timeIntervalSince1970: 1_000)),
+        ]
+        try store.write(tree, forKey: "times")
+        #expect(try store.read("times") == tree)
+        let result = try Probe(["defaults-read", suite, "times"]).finish()
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("date(2023-11-14T22:13:20.250Z)"), "another process read \(result.output)")
+        // A date of whole seconds stays a native date in the file.
+        #expect(UserDefaults(suiteName: suite)?.dictionary(forKey: "times")?["whole"] as? Date != nil)
+    }
+
     @Test func userDefaultsConvenienceKeepsUnknownKeysAndFillsMissingOnes() throws {
         let suite = "RawCodingStoresTests.\(UUID().uuidString)"
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }

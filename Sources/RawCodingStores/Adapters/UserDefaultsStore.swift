@@ -15,6 +15,10 @@ import RawCoding
 /// seen by the others at once. Writes made through `UserDefaults` directly, by-passing the
 /// store, are not reported.
 ///
+/// Outside Apple systems, where `UserDefaults` files hold dates to the whole second, a date
+/// with a fraction is kept as a one-entry dictionary `{"RawCoding.date": seconds since 2001}`
+/// and read back as the same date; that key is reserved there.
+///
 /// Outside Apple systems each write is also flushed to the suite's file at once
 /// (`synchronize()`): Foundation there writes it later, and a process that exits soon after a
 /// `set` would lose the value.
@@ -89,22 +93,13 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
 
     public func read(_ key: String) throws(RawCodingError) -> StoredValue? {
         guard let object = defaults.object(forKey: normalized(key)) else { return nil }
-        do throws(RawCodingError) {
-            return try StoredValue(propertyList: object)
-        } catch {
-            throw error.at(key: key)
-        }
+        return try Self.tree(from: object, key: key)
     }
 
     public func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
         // Not `update`: reading the old value back through the bridge would cost as much as the write.
         try checkKey(key)
-        let object: Any
-        do throws(RawCodingError) {
-            object = try value.propertyListObject()
-        } catch {
-            throw error.at(key: key)
-        }
+        let object = try Self.object(from: value, key: key)
         try shared.lock.withLock { _ throws(RawCodingError) in
             defaults.set(object, forKey: normalized(key))
             try persist(key)
@@ -130,13 +125,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
             let result = try body(&value)
             guard value != old else { return (result, false) }
             if let value {
-                let object: Any
-                do throws(RawCodingError) {
-                    object = try value.propertyListObject()
-                } catch {
-                    throw error.at(key: key)
-                }
-                defaults.set(object, forKey: normalized(key))
+                defaults.set(try Self.object(from: value, key: key), forKey: normalized(key))
             } else {
                 defaults.removeObject(forKey: normalized(key))
             }
@@ -192,13 +181,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
             let date = Date()
             let id = "\(key)@\(Int64(date.timeIntervalSince1970 * 1000))-\(UUID().uuidString.prefix(8))"
             list.append(["id": .string(id), "key": .string(key), "date": .date(date), "payload": value])
-            let object: Any
-            do throws(RawCodingError) {
-                object = try StoredValue.array(list).propertyListObject()
-            } catch {
-                throw error.at(key: Self.setAsideKey)
-            }
-            defaults.set(object, forKey: Self.setAsideKey)
+            defaults.set(try Self.object(from: .array(list), key: Self.setAsideKey), forKey: Self.setAsideKey)
             defaults.removeObject(forKey: normalized(key))
             try persist(key)
             return SetAsidePayload(id: id, key: key, date: date, content: .tree(value))
@@ -209,12 +192,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
 
     private func setAsideList() throws(RawCodingError) -> [StoredValue] {
         guard let object = defaults.object(forKey: Self.setAsideKey) else { return [] }
-        let tree: StoredValue
-        do throws(RawCodingError) {
-            tree = try StoredValue(propertyList: object)
-        } catch {
-            throw error.at(key: Self.setAsideKey)
-        }
+        let tree = try Self.tree(from: object, key: Self.setAsideKey)
         guard let list = tree.arrayValue else {
             throw RawCodingError.storage(
                 "the set-aside list is \(tree.kindName), not an array; it was left as it is",
@@ -245,11 +223,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
             if list.isEmpty {
                 defaults.removeObject(forKey: Self.setAsideKey)
             } else {
-                do throws(RawCodingError) {
-                    defaults.set(try StoredValue.array(list).propertyListObject(), forKey: Self.setAsideKey)
-                } catch {
-                    throw error.at(key: Self.setAsideKey)
-                }
+                defaults.set(try Self.object(from: .array(list), key: Self.setAsideKey), forKey: Self.setAsideKey)
             }
             try persist(Self.setAsideKey)
         }
