@@ -177,3 +177,36 @@ struct AdapterTests {
         _settings = Stored(wrappedValue: Settings(), "settings", store: store)
     }
 }
+
+@Suite("FileStores with different codecs in one directory")
+struct SharedDirectoryTests {
+    @Test func eachStoreListsOnlyItsOwnKeysAndPayloads() throws {
+        let directory = try TemporaryDirectory()
+        let json = try FileStore(directory: directory.url, codec: .json)
+        let pretty = try FileStore(directory: directory.url, codec: .json(.pretty))
+        let binary = try FileStore(directory: directory.url, codec: .propertyList(.binary))
+        try json.write("dark", forKey: "theme")
+        try pretty.write("light", forKey: "theme")
+        try pretty.write(14, forKey: "font.size")
+        try binary.write(true, forKey: "Sync")
+        // Files no store made: a hand-made name, and a non-canonical escape of "theme".
+        try Data("{}".utf8).write(to: directory.url.appendingPathComponent("notes.txt"))
+        try Data("1".utf8).write(to: directory.url.appendingPathComponent("%74heme.json"))
+
+        #expect(try json.keys() == ["theme"])
+        #expect(try pretty.keys() == ["font.size", "theme"])
+        #expect(try binary.keys() == ["Sync"])
+        #expect(try json.read("theme") == "dark")
+        #expect(try pretty.read("theme") == "light")
+
+        _ = try json.setAside("theme")
+        _ = try pretty.setAside("font.size")
+        #expect(try json.setAsidePayloads().map(\.key) == ["theme"])
+        #expect(try pretty.setAsidePayloads().map(\.key) == ["font.size"])
+        #expect(try binary.setAsidePayloads().isEmpty)
+        // One store cannot discard another's payload.
+        let prettyID = try #require(try pretty.setAsidePayloads().first?.id)
+        #expect(throws: RawCodingError.self) { try json.discardSetAside(prettyID) }
+        #expect(try pretty.setAsidePayloads().count == 1)
+    }
+}

@@ -10,23 +10,28 @@ enum Adapter: String, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// Runs `body` with two instances on one fresh storage, removed afterwards.
+    /// (The third instance has another codec, where the adapter takes one on the same storage.)
     func withStores<Result>(
-        _ body: (any KeyValueStore, any KeyValueStore) async throws -> Result
+        _ body: (any KeyValueStore, any KeyValueStore, (any KeyValueStore)?) async throws -> Result
     ) async throws -> Result {
         switch self {
         case .inMemory, .inMemoryWithCloudLimits:
             let store = InMemoryStore(limits: self == .inMemory ? .unlimited : .ubiquitousKeyValueStore)
-            return try await body(store, InMemoryStore(sharingStorageWith: store))
+            return try await body(store, InMemoryStore(sharingStorageWith: store), nil)
         case .userDefaults:
             let suite = "RawCodingStoresTests.\(UUID().uuidString)"
             defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
-            return try await body(UserDefaultsStore(suiteName: suite), UserDefaultsStore(suiteName: suite))
+            return try await body(
+                UserDefaultsStore(suiteName: suite), UserDefaultsStore(suiteName: suite),
+                UserDefaultsStore(suiteName: suite, codec: .json))
         case .fileJSON, .fileBinaryPropertyList:
             let directory = try TemporaryDirectory()
             let codec: any Codec = self == .fileJSON ? .json : .propertyList(.binary)
+            let otherCodec: any Codec = self == .fileJSON ? .json(.pretty) : .json
             return try await body(
                 try FileStore(directory: directory.url, codec: codec),
-                try FileStore(directory: directory.url, codec: codec))
+                try FileStore(directory: directory.url, codec: codec),
+                try FileStore(directory: directory.url, codec: otherCodec))
         }
     }
 }
@@ -35,8 +40,8 @@ enum Adapter: String, CaseIterable, CustomTestStringConvertible {
 struct StoreContractTests {
     @Test(arguments: Adapter.allCases, KeyValueStoreContract.Check.allCases)
     func adapterMeetsTheContract(_ adapter: Adapter, _ check: KeyValueStoreContract.Check) async throws {
-        try await adapter.withStores { store, other in
-            try await KeyValueStoreContract(store, sameStorage: other).run(check)
+        try await adapter.withStores { store, other, otherCodec in
+            try await KeyValueStoreContract(store, sameStorage: other, otherCodec: otherCodec).run(check)
         }
     }
 

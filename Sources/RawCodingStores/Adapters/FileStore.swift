@@ -33,6 +33,7 @@ public final class FileStore: KeyValueStore {
 
     private let path: String
     private let shared: FileStoreWatcher
+    private let names: FileStoreNames
 
     /// Opens (creating if needed) the store in `directory`, and removes temporary files that
     /// a crashed writer left behind.
@@ -48,6 +49,7 @@ public final class FileStore: KeyValueStore {
         self.codec = codec
         self.maximumFileBytes = maximumFileBytes
         path = self.directory.path
+        names = FileStoreNames(fileExtension: codec.fileExtension)
         do {
             try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         } catch {
@@ -58,18 +60,18 @@ public final class FileStore: KeyValueStore {
         try removeLeftoverTemporaryFiles()
     }
 
-    private var lockPath: String { path + "/.lock" }
-    private var setAsidePath: String { path + "/.set-aside" }
+    private var lockPath: String { path + "/" + FileStoreNames.lockName }
+    private var setAsidePath: String { path + "/" + FileStoreNames.setAsideFolder }
 
     private func filePath(_ key: String) throws(RawCodingError) -> String {
-        path + "/" + (try FileStoreNames.fileName(for: key, fileExtension: codec.fileExtension))
+        path + "/" + (try names.fileName(for: key))
     }
 
     /// Under the lock no writer is between creating and renaming its temporary file, so every
     /// one present is a crashed writer's.
     private func removeLeftoverTemporaryFiles() throws(RawCodingError) {
         try POSIXFiles.withExclusiveLock(lockPath, key: nil) { () throws(RawCodingError) in
-            for name in try POSIXFiles.names(in: path, key: nil) where name.hasPrefix(".tmp-") {
+            for name in try POSIXFiles.names(in: path, key: nil) where name.hasPrefix(FileStoreNames.temporaryPrefix) {
                 try POSIXFiles.remove(path + "/" + name, key: nil)
             }
         }
@@ -144,15 +146,12 @@ public final class FileStore: KeyValueStore {
         } catch {
             throw error.at(key: key)
         }
-        let temporary = path + "/.tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        let temporary = path + "/" + FileStoreNames.temporaryName()
         try POSIXFiles.writeAtomically(data, to: file, temporaryPath: temporary, directory: path, key: key)
     }
 
     public func keys() throws(RawCodingError) -> [String] {
-        let fileExtension = codec.fileExtension
-        return try POSIXFiles.names(in: path, key: nil)
-            .compactMap { FileStoreNames.key(forFileName: $0, fileExtension: fileExtension) }
-            .sorted()
+        try POSIXFiles.names(in: path, key: nil).compactMap(names.key(forFileName:)).sorted()
     }
 
     public func observe(_ handler: @escaping @Sendable (StoreChange) -> Void) -> StoreObservation {
@@ -166,9 +165,8 @@ public final class FileStore: KeyValueStore {
     public func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
         let file = try filePath(key)
         let date = Date()
-        let escaped = String(file.dropFirst(path.count + 1).dropLast(codec.fileExtension.count + 1))
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let id = "\(escaped)@\(milliseconds)-\(UUID().uuidString.prefix(8)).\(codec.fileExtension)"
+        let id = try names.setAsideID(for: key, milliseconds: milliseconds)
         let payload = try POSIXFiles.withExclusiveLock(lockPath, key: key) {
             () throws(RawCodingError) -> SetAsidePayload? in
             guard let data = try POSIXFiles.read(file, key: key, maximumBytes: .max) else { return nil }
@@ -187,11 +185,8 @@ public final class FileStore: KeyValueStore {
     public func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload] {
         var payloads: [SetAsidePayload] = []
         for id in try POSIXFiles.names(in: setAsidePath, key: nil).sorted() {
-            guard let at = id.firstIndex(of: "@"), let key = FileStoreNames.key(forEscaped: id[..<at]) else {
-                continue
-            }
-            let stamp = id[id.index(after: at)...].prefix { $0.isNumber }
-            guard let milliseconds = Int64(stamp),
+            // Payloads of stores with other codecs in the directory are theirs.
+            guard let (key, milliseconds) = names.setAside(id: id),
                 let data = try POSIXFiles.read(setAsidePath + "/" + id, key: key, maximumBytes: .max)
             else { continue }
             payloads.append(
@@ -203,7 +198,7 @@ public final class FileStore: KeyValueStore {
     }
 
     public func discardSetAside(_ id: String) throws(RawCodingError) {
-        guard !id.contains("/"), !id.hasPrefix(".") else {
+        guard !id.contains("/"), names.setAside(id: id) != nil else {
             throw RawCodingError.storage("\"\(id)\" is not a set-aside payload's id", in: FileStore.self, key: nil)
         }
         try POSIXFiles.remove(setAsidePath + "/" + id, key: nil)

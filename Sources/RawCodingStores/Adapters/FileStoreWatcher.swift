@@ -67,7 +67,7 @@ final class FileStoreWatcher: Sendable {
             return changed.sorted()
         }
         for name in changed {
-            broadcaster.send(key: key(for: name), from: nil)
+            broadcaster.send(key: FileStoreNames.key(forAnyStoreFile: name), from: nil)
         }
         return true
     }
@@ -87,11 +87,5 @@ final class FileStoreWatcher: Sendable {
             snapshot[name] = POSIXFiles.signature(directory + "/" + name)
         }
         return snapshot
-    }
-
-    /// The key a file name stands for, whatever the codec's extension.
-    private func key(for name: String) -> String? {
-        guard let dot = name.firstIndex(of: ".") else { return nil }
-        return FileStoreNames.key(forEscaped: name[..<dot])
     }
 }

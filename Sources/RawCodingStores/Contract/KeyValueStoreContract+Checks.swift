@@ -57,6 +57,29 @@ extension KeyValueStoreContract {
             }
         }
 
+        func sharesStorageWithAnotherCodec() throws {
+            let mixed = contract.otherCodec
+            try store.write(["v": 1], forKey: "theme")
+            try mixed.write(["v": 2], forKey: "theme")
+            try mixed.write(["v": 3], forKey: "font.size")
+            try store.write(["v": 4], forKey: "a.b")
+            for (name, instance, own) in [("the store", store, "a.b"), ("the other codec's", mixed, "font.size")] {
+                let keys = try instance.keys()
+                try expect(keys.contains("theme") && keys.contains(own), "\(name) lists \(keys)")
+                for key in keys {
+                    try expect(try instance.read(key) != nil, "\(name) lists \"\(key)\", which reads nothing: \(keys)")
+                }
+            }
+            try expect(
+                try mixed.read("theme") == ["v": 2],
+                "the other codec's theme reads \(String(describing: try mixed.read("theme")))")
+            let theme = try store.read("theme")
+            // Its own file, or the one shared entry the other wrote last.
+            try expect(theme == ["v": 1] || theme == ["v": 2], "theme reads \(String(describing: theme))")
+            try expect(try mixed.read("font.size") == ["v": 3], "the other codec's key is lost")
+            try expect(try store.read("a.b") == ["v": 4], "the store's key is lost")
+        }
+
         func readsNothingForMissingKeys() throws {
             try expect(try store.keys().isEmpty, "a fresh store should have no keys, has \(try store.keys())")
             try expect(try store.read("missing") == nil, "a missing key should read as nil")

@@ -52,6 +52,10 @@ public struct KeyValueStoreContract: Sendable {
         /// ``StoredProperty/values()`` yields the current value, then a write through the
         /// other instance.
         case streamsDeliverWrites
+        /// A store with another codec on the same storage (``FileStore``s with two codecs in
+        /// one directory) and this one each list only keys they read, and read back what they
+        /// wrote, whether the codec gives each its own keys (files) or not (trees).
+        case sharesStorageWithAnotherCodec
 
         public var description: String { rawValue }
     }
@@ -70,6 +74,9 @@ public struct KeyValueStoreContract: Sendable {
     public let store: any KeyValueStore
     /// A second instance on the same backing storage.
     public let other: any KeyValueStore
+    /// An instance on the same backing storage with another codec, where the store can have
+    /// one; ``other`` where not given.
+    public let otherCodec: any KeyValueStore
     /// How long a check waits for a change notification to arrive.
     public var timeout: Duration
 
@@ -77,10 +84,17 @@ public struct KeyValueStoreContract: Sendable {
     /// - Parameters:
     ///   - store: The store under test.
     ///   - other: Another instance on the same storage.
+    ///   - otherCodec: An instance on the same storage with another codec, for a store whose
+    ///     codec decides where values are kept (files named with its extension); `nil` checks
+    ///     ``Check/sharesStorageWithAnotherCodec`` with `other`.
     ///   - timeout: How long to wait for notifications; 5 seconds by default.
-    public init(_ store: any KeyValueStore, sameStorage other: any KeyValueStore, timeout: Duration = .seconds(5)) {
+    public init(
+        _ store: any KeyValueStore, sameStorage other: any KeyValueStore,
+        otherCodec: (any KeyValueStore)? = nil, timeout: Duration = .seconds(5)
+    ) {
         self.store = store
         self.other = other
+        self.otherCodec = otherCodec ?? other
         self.timeout = timeout
     }
 
@@ -103,6 +117,7 @@ public struct KeyValueStoreContract: Sendable {
         case .storedPropertyFollowsOtherInstances: try await run.storedPropertyFollowsOtherInstances()
         case .undecodablePayloadIsKept: try run.undecodablePayloadIsKept()
         case .streamsDeliverWrites: try await run.streamsDeliverWrites()
+        case .sharesStorageWithAnotherCodec: try run.sharesStorageWithAnotherCodec()
         }
     }
 }
