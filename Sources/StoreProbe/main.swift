@@ -25,7 +25,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
     fail(
         "usage: StoreProbe write-sequence DIR FIRST COUNT | increment DIR THREADS COUNT | set DIR KEY INT"
-            + " | defaults-read SUITE KEY")
+            + " | watch DIR KEY FINAL | defaults-read SUITE KEY")
 }
 if arguments[0] == "defaults-read", arguments.count == 3 {
     // Reads a key of a UserDefaults suite from this process, which loads the suite's file.
@@ -68,6 +68,37 @@ do {
         group.wait()
         if let failure = failures.sync(execute: { failure }) { fail("\(failure)") }
         print("incremented \(threads * count)")
+    case "watch" where arguments.count == 4:
+        // Follows KEY through a change stream until it reaches FINAL; fails if the stream ever
+        // goes back to a smaller number, or does not get there within a minute.
+        guard let final = Int(arguments[3]) else { fail("FINAL is a number") }
+        let done = DispatchSemaphore(value: 0)
+        // Written by the task before it signals `done`, read after the wait.
+        final class Outcome: @unchecked Sendable { var text = "no value" }
+        let outcome = Outcome()
+        let stream = store.values(Int.self, forKey: arguments[2], default: 0)
+        print("watching")
+        Task.detached {
+            var last = Int.min
+            var count = 0
+            for await value in stream {
+                count += 1
+                if value < last {
+                    outcome.text = "went back from \(last) to \(value)"
+                    break
+                }
+                last = value
+                if value == final {
+                    outcome.text = "reached \(final) in \(count) values"
+                    break
+                }
+            }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 60) == .timedOut { fail("did not reach \(final) within a minute") }
+        let result = outcome.text
+        guard result.hasPrefix("reached") else { fail(result) }
+        print(result)
     case "set" where arguments.count == 4:
         guard let value = Int(arguments[3]) else { fail("INT is a number") }
         try store.set(value, forKey: arguments[2])

@@ -42,6 +42,9 @@ public enum RawCodingDiagnostics {
             public static let recursionTrap = Kind(name: "recursionTrap")
             /// A non-throwing setter could not store a value; the stored value is unchanged.
             public static let writeFailed = Kind(name: "writeFailed")
+            /// A non-throwing getter could not read the store (an I/O failure, not a payload that
+            /// does not decode); it returned the default, and nothing is set aside.
+            public static let readFailed = Kind(name: "readFailed")
 
             public var description: String { name }
         }

@@ -135,19 +135,23 @@ public final class FileStore: KeyValueStore {
 
     /// Writes `value` to `file`; the caller holds the lock.
     private func writeLocked(_ value: StoredValue, key: String, file: String) throws(RawCodingError) {
+        let data = try fileData(value, key: key)
+        let temporary = path + "/" + FileStoreNames.temporaryName()
+        try POSIXFiles.writeAtomically(data, to: file, temporaryPath: temporary, directory: path, key: key)
+    }
+
+    /// The bytes of `value`'s file, refusing `null` at the top level.
+    private func fileData(_ value: StoredValue, key: String) throws(RawCodingError) -> Data {
         if value.isNull {
             throw RawCodingError(
                 kind: .encodingFailed, typeName: "FileStore", codingPath: [StoredCodingKey(stringValue: key)],
                 reason: "a store cannot hold null at the top level; remove the key instead")
         }
-        let data: Data
         do throws(RawCodingError) {
-            data = try codec.writeTree(value)
+            return try codec.writeTree(value)
         } catch {
             throw error.at(key: key)
         }
-        let temporary = path + "/" + FileStoreNames.temporaryName()
-        try POSIXFiles.writeAtomically(data, to: file, temporaryPath: temporary, directory: path, key: key)
     }
 
     public func keys() throws(RawCodingError) -> [String] {
@@ -164,21 +168,79 @@ public final class FileStore: KeyValueStore {
 
     public func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
         let file = try filePath(key)
+        let payload = try POSIXFiles.withExclusiveLock(lockPath, key: key) {
+            () throws(RawCodingError) -> SetAsidePayload? in
+            let payload = try setAsideLocked(key, file: file)
+            if payload != nil {
+                try POSIXFiles.flushDirectory(path, key: key)
+                shared.noteOwnChange(file)
+            }
+            return payload
+        }
+        if payload != nil { shared.broadcaster.send(key: key, from: self) }
+        return payload
+    }
+
+    /// Moves `file` into `.set-aside/`, byte for byte; the caller holds the lock and flushes
+    /// the store's directory.
+    private func setAsideLocked(_ key: String, file: String) throws(RawCodingError) -> SetAsidePayload? {
         let date = Date()
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let id = try names.setAsideID(for: key, milliseconds: milliseconds)
-        let payload = try POSIXFiles.withExclusiveLock(lockPath, key: key) {
-            () throws(RawCodingError) -> SetAsidePayload? in
-            guard let data = try POSIXFiles.read(file, key: key, maximumBytes: .max) else { return nil }
-            try POSIXFiles.makeDirectory(setAsidePath, key: key)
-            guard try POSIXFiles.move(file, to: setAsidePath + "/" + id, key: key) else { return nil }
-            try POSIXFiles.flushDirectory(setAsidePath, key: key)
+        guard let data = try POSIXFiles.read(file, key: key, maximumBytes: .max) else { return nil }
+        try POSIXFiles.makeDirectory(setAsidePath, key: key)
+        guard try POSIXFiles.move(file, to: setAsidePath + "/" + id, key: key) else { return nil }
+        try POSIXFiles.flushDirectory(setAsidePath, key: key)
+        return SetAsidePayload(
+            id: id, key: key, date: Date(timeIntervalSince1970: Double(milliseconds) / 1000), content: .bytes(data))
+    }
+
+    /// Moves a payload just set aside back to `file`; the caller holds the lock.
+    private func restore(
+        _ payload: SetAsidePayload, to file: String, key: String, after failure: RawCodingError
+    ) throws(RawCodingError) {
+        do throws(RawCodingError) {
+            _ = try POSIXFiles.move(setAsidePath + "/" + payload.id, to: file, key: key)
             try POSIXFiles.flushDirectory(path, key: key)
-            shared.noteOwnChange(file)
-            return SetAsidePayload(
-                id: id, key: key, date: Date(timeIntervalSince1970: Double(milliseconds) / 1000), content: .bytes(data))
+        } catch {
+            throw RawCodingError.storage(
+                "the new value could not be written (\(failure.reason)), and the payload set aside as "
+                    + "\(payload.id) could not be moved back (\(error.reason)); it is in .set-aside",
+                in: FileStore.self, key: key, underlying: error)
         }
-        if payload != nil { shared.broadcaster.send(key: key, from: self) }
+    }
+
+    public func replace(_ key: String, with value: StoredValue?, settingAside: Bool) throws(RawCodingError)
+        -> SetAsidePayload?
+    {
+        let file = try filePath(key)
+        // Encoded before anything moves: a value that cannot be written leaves the old payload.
+        let data = try value.map { value throws(RawCodingError) in try fileData(value, key: key) }
+        let (payload, changed) = try POSIXFiles.withExclusiveLock(lockPath, key: key) {
+            () throws(RawCodingError) -> (SetAsidePayload?, Bool) in
+            let payload = settingAside ? try setAsideLocked(key, file: file) : nil
+            var changed = payload != nil
+            do throws(RawCodingError) {
+                if let data {
+                    try POSIXFiles.writeAtomically(
+                        data, to: file, temporaryPath: path + "/" + FileStoreNames.temporaryName(), directory: path,
+                        key: key)
+                    changed = true
+                } else if try POSIXFiles.remove(file, key: key) {
+                    changed = true
+                }
+            } catch {
+                // The write failed: the payload goes back under its key, so neither step happened.
+                if let payload { try restore(payload, to: file, key: key, after: error) }
+                throw error
+            }
+            if changed {
+                try POSIXFiles.flushDirectory(path, key: key)
+                shared.noteOwnChange(file)
+            }
+            return (payload, changed)
+        }
+        if changed { shared.broadcaster.send(key: key, from: self) }
         return payload
     }
 

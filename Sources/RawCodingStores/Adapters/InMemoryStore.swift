@@ -131,16 +131,37 @@ public final class InMemoryStore: KeyValueStore {
     }
 
     public func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
-        let payload: SetAsidePayload? = storage.state.withLock { state in
-            guard let value = state.values.removeValue(forKey: key) else { return nil }
-            state.sizes[key] = nil
-            state.nextSetAside += 1
-            let payload = SetAsidePayload(
-                id: "\(key)#\(state.nextSetAside)", key: key, date: Date(), content: .tree(value))
-            state.setAside.append(payload)
-            return payload
-        }
+        let payload: SetAsidePayload? = storage.state.withLock { state in Self.setAside(key, in: &state) }
         if payload != nil { storage.broadcaster.send(key: key, from: self) }
+        return payload
+    }
+
+    /// Moves the value of `key` to the set-aside list; the caller holds the lock.
+    private static func setAside(_ key: String, in state: inout Storage.State) -> SetAsidePayload? {
+        guard let value = state.values.removeValue(forKey: key) else { return nil }
+        state.sizes[key] = nil
+        state.nextSetAside += 1
+        let payload = SetAsidePayload(id: "\(key)#\(state.nextSetAside)", key: key, date: Date(), content: .tree(value))
+        state.setAside.append(payload)
+        return payload
+    }
+
+    public func replace(_ key: String, with value: StoredValue?, settingAside: Bool) throws(RawCodingError)
+        -> SetAsidePayload?
+    {
+        let (payload, changed) = try storage.state.withLock {
+            state throws(RawCodingError) -> (SetAsidePayload?, Bool) in
+            // Checked first, so a refused value leaves the old payload where it is.
+            var others = state.sizes
+            if settingAside { others[key] = nil }
+            let size = try value.map { value throws(RawCodingError) in try checked(value, key: key, sizes: others) }
+            let payload = settingAside ? Self.setAside(key, in: &state) : nil
+            let changed = payload != nil || state.values[key] != value
+            state.values[key] = value
+            state.sizes[key] = size
+            return (payload, changed)
+        }
+        if changed { storage.broadcaster.send(key: key, from: self) }
         return payload
     }
 

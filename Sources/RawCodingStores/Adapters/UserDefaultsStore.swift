@@ -176,17 +176,44 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
 
     public func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
         let payload = try shared.lock.withLock { _ throws(RawCodingError) -> SetAsidePayload? in
-            guard let value = try read(key) else { return nil }
-            var list = try setAsideList()
-            let date = Date()
-            let id = "\(key)@\(Int64(date.timeIntervalSince1970 * 1000))-\(UUID().uuidString.prefix(8))"
-            list.append(["id": .string(id), "key": .string(key), "date": .date(date), "payload": value])
-            defaults.set(try Self.object(from: .array(list), key: Self.setAsideKey), forKey: Self.setAsideKey)
-            defaults.removeObject(forKey: normalized(key))
+            guard let payload = try setAsideLocked(key) else { return nil }
             try persist(key)
-            return SetAsidePayload(id: id, key: key, date: date, content: .tree(value))
+            return payload
         }
         if payload != nil { shared.broadcaster.send(key: key, from: self) }
+        return payload
+    }
+
+    /// Appends the value of `key` to the set-aside list and removes it; the caller holds the
+    /// lock and persists.
+    private func setAsideLocked(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
+        guard let value = try read(key) else { return nil }
+        var list = try setAsideList()
+        let date = Date()
+        let id = "\(key)@\(Int64(date.timeIntervalSince1970 * 1000))-\(UUID().uuidString.prefix(8))"
+        list.append(["id": .string(id), "key": .string(key), "date": .date(date), "payload": value])
+        defaults.set(try Self.object(from: .array(list), key: Self.setAsideKey), forKey: Self.setAsideKey)
+        defaults.removeObject(forKey: normalized(key))
+        return SetAsidePayload(id: id, key: key, date: date, content: .tree(value))
+    }
+
+    public func replace(_ key: String, with value: StoredValue?, settingAside: Bool) throws(RawCodingError)
+        -> SetAsidePayload?
+    {
+        try checkKey(key)
+        // Bridged before anything moves: a value that cannot be stored leaves the old payload.
+        let object = try value.map { value throws(RawCodingError) in try Self.object(from: value, key: key) }
+        let payload = try shared.lock.withLock { _ throws(RawCodingError) -> SetAsidePayload? in
+            let payload = settingAside ? try setAsideLocked(key) : nil
+            if let object {
+                defaults.set(object, forKey: normalized(key))
+            } else {
+                defaults.removeObject(forKey: normalized(key))
+            }
+            try persist(key)
+            return payload
+        }
+        shared.broadcaster.send(key: key, from: self)
         return payload
     }
 

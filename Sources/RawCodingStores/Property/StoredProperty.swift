@@ -42,6 +42,9 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         var unknownKeys: StoredUnknownKeys
         var error: RawCodingError?
         var needsSetAside: Bool
+        /// The store could not be read (I/O): nothing is known of the payload, so a write
+        /// first reads it again.
+        var readFailed = false
     }
 
     /// The loaded state; reading the store happens under this lock. Store change handlers
@@ -51,14 +54,20 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// Serializes this property's writes, so the loaded state ends as the store does.
     private let writing = Locked(())
 
+    /// A stream from ``values()`` and the tree it was last given.
+    private struct Stream {
+        var continuation: AsyncStream<Value>.Continuation
+        var lastDelivered: StoredValue?
+    }
+
     private struct Flags {
         var stale = false
+        /// Changes others made, counted, so a write of this property can tell whether one
+        /// came while it wrote.
+        var changes: UInt64 = 0
         var writer: pthread_t?
-        var continuations: [UInt64: AsyncStream<Value>.Continuation] = [:]
-        var nextContinuation: UInt64 = 0
-        var lastDelivered: StoredValue??
-        /// Streams made by `values()` whose first value is not yet delivered.
-        var opening = 0
+        var streams: [UInt64: Stream] = [:]
+        var nextStream: UInt64 = 0
     }
 
     private let flags = Locked(Flags())
@@ -115,38 +124,45 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// - Throws: `RawCodingError` from encoding, from setting the payload aside
     ///   (then nothing was written) or from the store.
     public func set(_ newValue: Value) throws(RawCodingError) {
-        try commit(newValue) { (before: Loaded) throws(RawCodingError) in
-            let tree = try codec.encodeStoredTree(newValue, keeping: before.unknownKeys)
-            return (tree.isNull ? nil : tree, before.unknownKeys)
-        }
+        try commit(newValue, writing: newValue)
     }
 
     /// Removes the key from the store, so ``value`` is the default again (a payload that did
     /// not decode is moved aside first, not deleted).
     /// - Throws: `RawCodingError` from the store.
     public func reset() throws(RawCodingError) {
-        try commit(defaultValue) { (_: Loaded) throws(RawCodingError) in (nil, .none) }
+        try commit(defaultValue, writing: nil)
     }
 
-    /// This property's own write of `value`: the tree `makeTree` gives for it (`nil` removes
-    /// the key), after setting aside a payload that did not decode; then observers and streams
-    /// are told. A failure is kept in ``error`` and thrown; the store is as it was.
-    private func commit(
-        _ value: Value,
-        _ makeTree: (Loaded) throws(RawCodingError) -> (tree: StoredValue?, unknownKeys: StoredUnknownKeys)
-    ) throws(RawCodingError) {
-        let tree = try writing.withLock { _ throws(RawCodingError) -> StoredValue? in
-            let before = current()
+    /// This property's own write: `written` encoded first (`nil` removes the key), then one
+    /// step of the store that sets aside a payload that did not decode and writes the new one
+    /// (the write-back path `set` takes too). A failure is kept in ``error`` and thrown; the
+    /// store is as it was. Streams are told before the write lock is released, so they get
+    /// the writes of several threads in the order they happened.
+    private func commit(_ value: Value, writing written: Value?) throws(RawCodingError) {
+        try writing.withLock { _ throws(RawCodingError) in
+            var before = current()
+            if before.readFailed {
+                // Nothing is known of the payload (its unknown keys, whether it decodes): read
+                // it again rather than write over it blind.
+                before = reload()
+                if before.readFailed, let error = before.error { throw error }
+            }
             do throws(RawCodingError) {
-                let (tree, unknownKeys) = try makeTree(before)
+                let base = WriteBackBase(unknownKeys: before.unknownKeys, settingAside: before.needsSetAside)
+                let changesBefore = flags.withLock { $0.changes }
+                var tree: StoredValue?
                 try ownWrite { () throws(RawCodingError) in
-                    if before.needsSetAside { _ = try store.setAside(key) }
-                    if let tree { try store.write(tree, forKey: key) } else { try store.remove(key) }
+                    tree = try store.writeBack(written, forKey: key, codec: codec, base: base)
                 }
                 loaded.withLock {
-                    $0 = Loaded(value: value, tree: tree, unknownKeys: unknownKeys, error: nil, needsSetAside: false)
+                    $0 = Loaded(
+                        value: value, tree: tree, unknownKeys: written == nil ? .none : base.unknownKeys, error: nil,
+                        needsSetAside: false)
                 }
-                return tree
+                // Another writer's change that came meanwhile may be newer than this write, and
+                // a read in between may have taken its notice: read the store again next time.
+                flags.withLock { if $0.changes != changesBefore { $0.stale = true } }
             } catch {
                 loaded.withLock { loaded in
                     var failed = loaded ?? before
@@ -155,9 +171,9 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
                 }
                 throw error
             }
+            if hasStreams { delivery.async { [self] in deliverCurrent() } }
         }
         registrar.withMutation(of: self, keyPath: \.value) {}
-        if hasStreams { delivery.async { [self] in deliver(tree, value) } }
     }
 
     /// Payloads of this key that were set aside because they did not decode, oldest first.
@@ -174,20 +190,17 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// - Returns: The stream; it keeps the newest 16 values if the consumer falls behind.
     public func values() -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(16))
-        let id = flags.withLock { flags in
-            flags.nextContinuation += 1
-            flags.opening += 1
-            return flags.nextContinuation
-        }
-        continuation.onTermination = { [self] _ in
-            flags.withLock { _ = $0.continuations.removeValue(forKey: id) }
-        }
-        delivery.async { [self] in
+        // On the delivery queue, so no delivery runs between reading the value now and
+        // registering the stream: every later value is newer than the first.
+        delivery.sync {
             let now = current()
-            flags.withLock { flags in
-                flags.continuations[id] = continuation
-                flags.lastDelivered = .some(now.tree)
-                flags.opening -= 1
+            let id = flags.withLock { flags in
+                flags.nextStream += 1
+                flags.streams[flags.nextStream] = Stream(continuation: continuation, lastDelivered: now.tree)
+                return flags.nextStream
+            }
+            continuation.onTermination = { [self] _ in
+                flags.withLock { _ = $0.streams.removeValue(forKey: id) }
             }
             continuation.yield(now.value)
         }
@@ -210,11 +223,26 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         }
     }
 
+    /// Reads the store again, whatever is loaded.
+    private func reload() -> Loaded {
+        loaded.withLock { loaded in
+            let fresh = load()
+            loaded = fresh
+            return fresh
+        }
+    }
+
     /// Reads and decodes the key; on failure the default, with the error reported.
     private func load() -> Loaded {
         let tree: StoredValue?
         do {
             tree = try store.read(key)
+        } catch  where error.isStorageFailure {
+            // The storage failed, not the payload: it may be valid, so nothing is set aside.
+            RawCodingDiagnostics.report(error, as: .readFailed)
+            return Loaded(
+                value: defaultValue, tree: nil, unknownKeys: .none, error: error, needsSetAside: false, readFailed: true
+            )
         } catch {
             return failed(error)
         }
@@ -246,30 +274,34 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         let own = flags.withLock { flags in
             if let writer = flags.writer, pthread_equal(writer, pthread_self()) != 0 { return true }
             flags.stale = true
+            flags.changes += 1
             return false
         }
         guard !own else { return }
         registrar.withMutation(of: self, keyPath: \.value) {}
         guard hasStreams else { return }
-        delivery.async { [weak self] in
-            guard let self, self.hasStreams else { return }
-            let now = self.current()
-            self.deliver(now.tree, now.value)
-        }
+        delivery.async { [weak self] in self?.deliverCurrent() }
     }
 
-    /// Whether any stream from ``values()`` is open (or being opened).
-    private var hasStreams: Bool { flags.withLock { !$0.continuations.isEmpty || $0.opening > 0 } }
+    /// Whether any stream from ``values()`` is open.
+    private var hasStreams: Bool { flags.withLock { !$0.streams.isEmpty } }
 
-    /// Yields `value` to the streams unless they already have this tree; runs on `delivery`,
-    /// so values arrive in order.
-    private func deliver(_ tree: StoredValue?, _ value: Value) {
+    /// Yields the value current now to each stream that does not have its tree yet. Runs on
+    /// `delivery`, one at a time, and reads the value when it runs, never one captured
+    /// earlier: each delivery is at least as new as the one before, so a stream can skip
+    /// values (coalescing) but never go back to an older one.
+    private func deliverCurrent() {
+        guard hasStreams else { return }
+        let now = current()
         let continuations = flags.withLock { flags -> [AsyncStream<Value>.Continuation] in
-            guard flags.lastDelivered != .some(tree) else { return [] }
-            flags.lastDelivered = .some(tree)
-            return Array(flags.continuations.values)
+            var due: [AsyncStream<Value>.Continuation] = []
+            for (id, stream) in flags.streams where stream.lastDelivered != now.tree {
+                flags.streams[id]?.lastDelivered = now.tree
+                due.append(stream.continuation)
+            }
+            return due
         }
-        for continuation in continuations { continuation.yield(value) }
+        for continuation in continuations { continuation.yield(now.value) }
     }
 
     deinit {

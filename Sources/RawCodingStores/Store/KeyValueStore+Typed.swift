@@ -24,33 +24,21 @@ extension KeyValueStore {
     }
 
     /// Stores `value` under `key`, keeping the keys the stored payload has and `Value` does
-    /// not know; a stored payload that does not decode as `Value` is first set aside
-    /// (``setAside(_:)``), so nothing is lost.
+    /// not know; a stored payload that does not decode as `Value` is set aside
+    /// (``setAside(_:)``) in the same step of the store as the write (``replace(_:with:settingAside:)``),
+    /// so nothing is lost.
     /// - Parameters:
     ///   - value: The value.
     ///   - key: The key.
     ///   - codec: The tree representation; `nil` uses the store's ``codec``.
-    /// - Throws: `RawCodingError` from encoding or the store; nothing was written.
+    /// - Throws: `RawCodingError` from encoding, reading (a storage failure) or writing;
+    ///   nothing was written or set aside.
     public func set<Value: Codable>(_ value: Value, forKey key: String, codec: (any Codec)? = nil)
         throws(RawCodingError)
     {
         let codec = codec ?? self.codec
-        var unknownKeys = StoredUnknownKeys.none
-        do {
-            if let tree = try read(key) {
-                // Only the unknown keys are wanted; the new value fills what the payload lacks.
-                unknownKeys = try codec.decodeStored(Value.self, fromTree: tree, defaultValue: value).unknownKeys
-            }
-        } catch {
-            _ = try setAside(key)
-        }
-        let tree: StoredValue
-        do {
-            tree = try codec.encodeStoredTree(value, keeping: unknownKeys)
-        } catch {
-            throw error.at(key: key)
-        }
-        if tree.isNull { try remove(key) } else { try write(tree, forKey: key) }
+        let base = try writeBackBase(of: value, forKey: key, codec: codec)
+        try writeBack(value, forKey: key, codec: codec, base: base)
     }
 
     /// Reads, changes and writes the value under `key` as one step (see ``update(_:_:)``),

@@ -85,6 +85,20 @@ public protocol KeyValueStore: AnyObject, Sendable {
     ///   payload is still under `key`.
     func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload?
 
+    /// Replaces the value under `key` as one step, first setting aside what is there when
+    /// `settingAside` is true: the write-back of a value over a payload that did not decode.
+    /// No other write to the key through the backing storage happens in between, and if
+    /// either part fails, neither happened.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - value: The new tree; `nil` removes the key.
+    ///   - settingAside: Whether the payload under `key`, if any, is set aside first.
+    /// - Returns: The payload set aside, if one was.
+    /// - Throws: `RawCodingError`, as ``write(_:forKey:)`` and ``setAside(_:)``; then the store
+    ///   is as it was.
+    func replace(_ key: String, with value: StoredValue?, settingAside: Bool) throws(RawCodingError)
+        -> SetAsidePayload?
+
     /// Every payload set aside and not yet discarded, oldest first.
     /// - Returns: The payloads.
     /// - Throws: `RawCodingError` of kind `.storageFailed`.
@@ -105,6 +119,23 @@ extension KeyValueStore {
     /// - Throws: `RawCodingError`, as ``update(_:_:)``.
     public func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
         try update(key) { $0 = value }
+    }
+
+    /// Sets aside what `key` holds, then writes `value` (or removes the key): two steps, not
+    /// one. A store overrides this to make them one under its lock; every store of this
+    /// package does.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - value: The new tree; `nil` removes the key.
+    ///   - settingAside: Whether the payload under `key` is set aside first.
+    /// - Returns: The payload set aside, if one was.
+    /// - Throws: `RawCodingError`, as ``setAside(_:)`` and ``write(_:forKey:)``.
+    public func replace(_ key: String, with value: StoredValue?, settingAside: Bool) throws(RawCodingError)
+        -> SetAsidePayload?
+    {
+        let payload = settingAside ? try setAside(key) : nil
+        if let value { try write(value, forKey: key) } else { try remove(key) }
+        return payload
     }
 
     /// Removes the value under `key` through ``update(_:_:)``.
