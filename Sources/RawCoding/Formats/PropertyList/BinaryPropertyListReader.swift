@@ -14,7 +14,8 @@ import Foundation
 ///
 /// Accepted objects: booleans, integers of 1, 2, 4 and 8 bytes and the 16-byte form (values
 /// from `Int64.min` to `UInt64.max`), 4- and 8-byte reals, dates, data, ASCII and UTF-16
-/// strings (lone surrogates refused), arrays, dictionaries with string keys, and null.
+/// strings (lone surrogates refused), arrays, dictionaries with string keys, and null (read as
+/// the string `"$null"`, which is how both property-list writers write ``StoredValue/null``).
 ///
 /// Dates: any number of seconds from 2001-01-01 within ±2^53 (about ±285 million years, the
 /// range in which a `Double` holds every whole second) is accepted, as `Date` holds it,
@@ -314,7 +315,10 @@ struct BinaryPropertyListParser {
         switch marker >> 4 {
         case 0x0:
             switch marker {
-            case 0x00: return .null
+            // Property lists have no null in this library's trees: the null object reads as
+            // the marker string both writers write for `.null`, so what is read writes back
+            // and reads again as the same tree (the property-list codec decodes it as nil).
+            case 0x00: return .string(PropertyListNullMarker.text)
             case Marker.false: return .bool(false)
             case Marker.true: return .bool(true)
             default: throw malformed("unknown object marker \(UTF8Validation.hex(marker))", at: start)
