@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(name: "LocaleProbe", dependencies: ["RawCoding"]),
         // Not a product: malformed inputs through every reader in a fresh process, printing how
         // resident memory grew (the memory test runs it).
-        .executableTarget(name: "ReaderSoak", dependencies: ["RawCoding"]),
+        .executableTarget(name: "ReaderSoak", dependencies: ["RawCoding", "RawCodingCommandLine"]),
         // Not a product: timings against Foundation in the same run
         // (`swift run -c release RawCodingBenchmarks`).
         .executableTarget(name: "RawCodingBenchmarks", dependencies: ["RawCoding", "RawCodingStores"]),

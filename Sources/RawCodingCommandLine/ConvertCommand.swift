@@ -18,6 +18,8 @@ enum ConvertCommand {
           --max-bytes N      largest input (default 4G; K, M, G suffixes)
           --max-depth N      deepest nesting (default 512)
           --max-values N     most values (default 134217728)
+          --max-expansion N  values per input byte a binary plist's shared
+                             containers may expand to, past 65536 (default 1)
 
         JSON inputs over 16 MiB go to binary property lists without building the whole tree
         first, in a layout that differs from the library's canonical one (4-byte references,

@@ -14,7 +14,7 @@ enum ExtractCommand {
           --to FORMAT        json, json-pretty (the default), xml or binary
           --from FORMAT      auto (the default, from the bytes), json, xml or binary
           --restore KINDS    as for convert
-          --max-bytes N, --max-depth N, --max-values N   as for convert
+          --max-bytes N, --max-depth N, --max-values N, --max-expansion N   as for convert
         """
 
     static func run(_ arguments: [String], io: ToolIO) throws(ToolFailure) -> Int32 {

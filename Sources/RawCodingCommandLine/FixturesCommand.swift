@@ -20,7 +20,7 @@ enum FixturesCommand {
                          fixtures: a file whose SHA-256 appears in a test source under the
                          tests folder (an expectDecodes pin) is never rewritten
           --tests DIR    where the test sources are (default: Tests)
-          --max-bytes N, --max-depth N, --max-values N   as for convert
+          --max-bytes N, --max-depth N, --max-values N, --max-expansion N   as for convert
         """
 
     /// The writer for a fixture's name; `nil` for files that are not stored forms.

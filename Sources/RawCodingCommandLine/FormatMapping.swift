@@ -55,6 +55,7 @@ struct FormatMapping {
     var droppedFractions = Change()
     var wholeReals = Change()
     var restorableText = Change()
+    var stack = StackCheck()
 
     /// `tree` ready for `output`.
     mutating func map(_ tree: StoredValue, to output: OutputFormat, restoring restore: Restore) throws(ToolFailure)
@@ -67,24 +68,38 @@ struct FormatMapping {
     private mutating func map(
         _ value: StoredValue, to output: OutputFormat, restore: Restore, path: inout [any CodingKey]
     ) throws(ToolFailure) -> StoredValue {
+        // A container whose contents need no change is returned as it is, so containers a
+        // binary property list shares stay shared instead of being copied at every place.
+        if value.arrayValue != nil || value.dictionaryValue != nil, !stack.allows(depth: path.count + 1) {
+            throw .input(
+                "\(CodingPathFormatter.render(path)): " + stack.measured.exhaustedReason(depth: path.count + 1))
+        }
         switch value {
         case .array(let elements):
-            var mapped: [StoredValue] = []
-            mapped.reserveCapacity(elements.count)
+            var mapped: [StoredValue]?
             for (index, element) in elements.enumerated() {
                 path.append(StoredCodingKey(index: index))
                 defer { path.removeLast() }
-                mapped.append(try map(element, to: output, restore: restore, path: &path))
+                let new = try map(element, to: output, restore: restore, path: &path)
+                if mapped == nil, new != element {
+                    mapped = Array(elements[..<index])
+                    mapped?.reserveCapacity(elements.count)
+                }
+                mapped?.append(new)
             }
-            return .array(mapped)
+            return mapped.map(StoredValue.array) ?? value
         case .dictionary(let dictionary):
-            var mapped = StoredDictionary(minimumCapacity: dictionary.count)
-            for (key, element) in dictionary {
+            var mapped: StoredDictionary?
+            for (position, (key, element)) in dictionary.enumerated() {
                 path.append(StoredCodingKey(stringValue: key))
                 defer { path.removeLast() }
-                mapped[key] = try map(element, to: output, restore: restore, path: &path)
+                let new = try map(element, to: output, restore: restore, path: &path)
+                if mapped == nil, new != element {
+                    mapped = StoredDictionary(dictionary.prefix(position).map { ($0.key, $0.value) })
+                }
+                mapped?[key] = new
             }
-            return .dictionary(mapped)
+            return mapped.map(StoredValue.dictionary) ?? value
         default:
             let current = path
             return try scalar(value, to: output, restore: restore, path: { CodingPathFormatter.render(current) })

@@ -16,7 +16,7 @@ enum LintCommand {
 
         options:
           --from FORMAT      auto (the default, from the bytes), json, xml or binary
-          --max-bytes N, --max-depth N, --max-values N   as for convert
+          --max-bytes N, --max-depth N, --max-values N, --max-expansion N   as for convert
         """
 
     static func run(_ arguments: [String], io: ToolIO) throws(ToolFailure) -> Int32 {

@@ -1,15 +1,17 @@
 import RawCoding
 
 /// The tool's bounds: files are not `RawCodable` strings, so the defaults suit files of
-/// hundreds of megabytes (bounded by memory), and `--max-bytes`, `--max-depth` and
-/// `--max-values` change them for every command.
+/// hundreds of megabytes (bounded by memory), and `--max-bytes`, `--max-depth`,
+/// `--max-values` and `--max-expansion` change them for every command.
 enum ToolLimits {
-    static let options: Set<String> = ["--max-bytes", "--max-depth", "--max-values"]
+    static let options: Set<String> = ["--max-bytes", "--max-depth", "--max-values", "--max-expansion"]
 
     /// 4 GiB of input, nesting 512 deep (the library's default: readers recurse once per
     /// level), 134,217,728 values: more than a 1 GB JSON document of numbers holds, and few
     /// enough that a binary property list whose shared references expand past it is refused
-    /// instead of filling memory.
+    /// instead of filling memory. A binary property list may expand to one value per byte of
+    /// input beyond the first 65,536 (the library's default), so no file makes the tool use
+    /// memory out of proportion to its size unless `--max-expansion` says so.
     static let `default` = Limits(maximumInputSize: 4 << 30, maximumDepth: 512, maximumValueCount: 1 << 27)
 
     static func read(_ arguments: Arguments) throws(ToolFailure) -> Limits {
@@ -20,6 +22,9 @@ enum ToolLimits {
         }
         if let text = arguments.values["--max-values"] {
             limits.maximumValueCount = try number(text, "--max-values", within: 1...Int.max)
+        }
+        if let text = arguments.values["--max-expansion"] {
+            limits.maximumExpansion = try number(text, "--max-expansion", within: 1...Int.max)
         }
         return limits
     }

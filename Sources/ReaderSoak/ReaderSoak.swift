@@ -1,9 +1,15 @@
 import Foundation
 import RawCoding
+import RawCodingCommandLine
 
 /// Feeds malformed inputs through every reader in a fresh process and prints how much its
 /// resident memory grew: `ReaderSoak [count]` prints one line per reader,
 /// `<format> <inputs> <rejected> <kilobytes before> <kilobytes after>`.
+///
+/// `ReaderSoak tool ARGUMENTS…` instead runs the `rawcoding` tool's logic in process on
+/// `ARGUMENTS` and prints `status <exit status> peak <kilobytes>` (VmHWM, this process's own
+/// peak: a spawned child's `ru_maxrss` starts at its parent's, which shares its memory until
+/// it executes the child).
 ///
 /// Not a product. The memory test runs it as a child process, since test suites running in
 /// parallel in one process move its resident memory by several megabytes.
@@ -11,11 +17,7 @@ import RawCoding
 struct ReaderSoak {
     /// VmRSS from /proc/self/status, in kilobytes.
     static func residentKilobytes() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-        else { throw Failure(description: "no VmRSS line in /proc/self/status") }
-        return kilobytes
+        try statusKilobytes("VmRSS")
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -47,8 +49,25 @@ struct ReaderSoak {
         return variants
     }
 
+    /// A line of /proc/self/status (`VmRSS`, `VmHWM`), in kilobytes.
+    static func statusKilobytes(_ field: String) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { throw Failure(description: "no \(field) line in /proc/self/status") }
+        return kilobytes
+    }
+
     static func main() {
         do {
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if arguments.first == "tool" {
+                var io = ToolIO.process
+                io.write = { _, _ in }  // the output is not the subject; its size in memory is
+                let status = Tool.run(Array(arguments.dropFirst()), io: io)
+                print("status \(status) peak \(try statusKilobytes("VmHWM"))")
+                return
+            }
             try run()
         } catch {
             print("ReaderSoak: \(error)")

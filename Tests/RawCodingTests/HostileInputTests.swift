@@ -61,7 +61,13 @@ struct HostileInputTests {
         // The reader first: without its bound it returns the shared tree at once, and decoding
         // that (below) would walk all 2^30 values.
         _ = try #require(throws: RawCodingError.self) { _ = try BinaryPropertyListReader().read(builder.build()) }
-        expectRejected(builder.build(), as: .limitExceeded, mentioning: "more than", "Limits.maximumValueCount")
+        // With the default limits, the expansion bound refuses it first: 62 bytes, not 2^30 values.
+        expectRejected(builder.build(), as: .limitExceeded, mentioning: "more than", "Limits.maximumExpansion")
+        let raised = Limits(maximumExpansion: .max)
+        let error = try #require(throws: RawCodingError.self) {
+            _ = try BinaryPropertyListReader(limits: raised).read(builder.build())
+        }
+        #expect(error.reason.contains("Limits.maximumValueCount"))
     }
 
     @Test func rejectsBrokenTrailersOffsetsAndReferences() {

@@ -21,9 +21,11 @@ extension StoredValue {
             switch (left, right) {
             case (.array(let a), .array(let b)):
                 guard a.count == b.count else { return false }
+                if Self.sameStorage(a, b) { continue }
                 for (x, y) in zip(a, b) where !x.appendPair(y, to: &pending) { return false }
             case (.dictionary(let a), .dictionary(let b)):
                 guard a.count == b.count else { return false }
+                if Self.sameStorage(a.entries, b.entries) { continue }
                 for (position, entry) in a.entries.enumerated() {
                     // Same order is the common case; fall back to a lookup.
                     let other: StoredValue
@@ -41,6 +43,14 @@ extension StoredValue {
             }
         }
         return true
+    }
+
+    /// Whether two arrays share one buffer (a copy of a tree, a container a binary property
+    /// list shares): then they are equal without looking inside.
+    @inline(__always)
+    private static func sameStorage<Element>(_ a: [Element], _ b: [Element]) -> Bool {
+        a.withUnsafeBufferPointer { left in b.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
+        }
     }
 
     /// Compares scalars now and queues containers; `false` when they already differ.

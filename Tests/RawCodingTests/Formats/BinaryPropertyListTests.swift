@@ -210,22 +210,26 @@ struct BinaryPropertyListTests {
         var builder = Builder()
         for index in 0..<20 { builder.add([0xA2, UInt8(index + 1), UInt8(index + 1)]) }
         builder.add([0x10, 0x01])
+        // By default 42 bytes may expand to 65,536 values, not 2^20.
+        let bounded = #expect(throws: RawCodingError.self) { _ = try read(builder.build()) }
+        #expect(bounded?.kind == .limitExceeded)
+        #expect(bounded?.reason.contains("Limits.maximumExpansion") == true)
         let error = #expect(throws: RawCodingError.self) {
-            _ = try read(builder.build(), limits: Limits(maximumValueCount: 1_000_000))
+            _ = try read(builder.build(), limits: Limits(maximumValueCount: 1_000_000, maximumExpansion: .max))
         }
         #expect(error?.kind == .limitExceeded)
+        #expect(error?.reason.contains("Limits.maximumValueCount") == true)
         // Within the value count, the tree still takes about 13 MB to write back, so it reads only
         // where the input limit would let those bytes be read too.
         let expansion = #expect(throws: RawCodingError.self) {
-            _ = try read(builder.build(), limits: Limits(maximumValueCount: 1 << 21))
+            _ = try read(builder.build(), limits: Limits(maximumValueCount: 1 << 21, maximumExpansion: .max))
         }
         #expect(expansion?.kind == .limitExceeded)
         #expect(expansion?.reason.contains("shares containers that, written back") == true)
-        let tree = try read(builder.build(), limits: Limits(maximumInputSize: 64 << 20, maximumValueCount: 1 << 21))
-        let written = try PropertyListCodec(
-            format: .binary, limits: Limits(maximumInputSize: 64 << 20, maximumValueCount: 1 << 21)
-        )
-        .writeTree(tree)
+        let raised = Limits(maximumInputSize: 64 << 20, maximumValueCount: 1 << 21, maximumExpansion: .max)
+        let tree = try read(builder.build(), limits: raised)
+        let written = try PropertyListCodec(format: .binary, limits: raised)
+            .writeTree(tree)
         #expect(written.count > 8 << 20)
     }
 

@@ -52,6 +52,8 @@ struct BinaryPropertyListParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let limits: Limits
     let maximumDepth: Int
+    /// The most values this input may produce (``Limits/valueBound(forInputOf:)``).
+    let valueBound: Int
     let offsetSize: Int
     let referenceSize: Int
     let objectCount: Int
@@ -75,6 +77,7 @@ struct BinaryPropertyListParser {
         self.bytes = bytes
         self.limits = limits
         maximumDepth = limits.effectiveDepth
+        valueBound = limits.valueBound(forInputOf: bytes.count)
         guard bytes.count >= 8, bytes.starts(with: Spec.signature) else {
             throw .malformed(
                 bytes.count < 8
@@ -208,9 +211,11 @@ struct BinaryPropertyListParser {
 
     mutating func count(_ values: Int, at number: Int) throws(FormatFailure) {
         valueCount += values
-        guard valueCount <= limits.maximumValueCount else {
+        guard valueCount <= valueBound else {
             // The position of the object's entry in the offset table: always inside the input.
-            throw limits.valueCountFailure(at: InputPosition(byteOffset: tableStart + number * offsetSize))
+            let position = InputPosition(byteOffset: tableStart + number * offsetSize)
+            throw valueCount > limits.maximumValueCount
+                ? limits.valueCountFailure(at: position) : limits.expansionFailure(byteCount: bytes.count, at: position)
         }
     }
 

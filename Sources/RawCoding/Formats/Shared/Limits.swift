@@ -37,6 +37,20 @@ public struct Limits: Hashable, Sendable {
     /// default count; raise both together.
     public var maximumValueCount: Int
 
+    /// How many values a binary property list may produce per byte of input, beyond the first
+    /// 65,536 values. Default: 1.
+    ///
+    /// Every value of a file takes at least one byte of it (a reference in its container),
+    /// except where a container is shared: its contents then count again at each place it
+    /// appears, without any more bytes, so 154 bytes can describe millions of values. A file
+    /// without shared containers never exceeds one value per byte; one that does is refused
+    /// unless this is raised, so no input makes a reader use memory out of proportion to
+    /// its size. JSON and XML text cannot exceed it.
+    public var maximumExpansion: Int
+
+    /// Values any input may produce, whatever its size and ``maximumExpansion``.
+    public static let expansionFloor = 1 << 16
+
     /// The deepest nesting any reader or coder accepts, whatever ``maximumDepth`` says.
     public static let depthCeiling = 1_024
 
@@ -45,13 +59,19 @@ public struct Limits: Hashable, Sendable {
     ///   - maximumInputSize: The largest input in bytes. Zero or less accepts no input.
     ///   - maximumDepth: The deepest nesting of arrays and dictionaries.
     ///   - maximumValueCount: The most values a reader produces.
-    public init(maximumInputSize: Int = 8 << 20, maximumDepth: Int = 512, maximumValueCount: Int = 1 << 22) {
+    ///   - maximumExpansion: The most values per byte of input beyond ``expansionFloor``.
+    public init(
+        maximumInputSize: Int = 8 << 20, maximumDepth: Int = 512, maximumValueCount: Int = 1 << 22,
+        maximumExpansion: Int = 1
+    ) {
         self.maximumInputSize = maximumInputSize
         self.maximumDepth = maximumDepth
         self.maximumValueCount = maximumValueCount
+        self.maximumExpansion = maximumExpansion
     }
 
-    /// The default limits: 8 MiB of input, nesting 512 deep, 4,194,304 values.
+    /// The default limits: 8 MiB of input, nesting 512 deep, 4,194,304 values, one value per
+    /// byte of input beyond the first 65,536.
     public static let `default` = Limits()
 
     /// ``maximumDepth`` within ``depthCeiling``.
@@ -67,6 +87,23 @@ public struct Limits: Hashable, Sendable {
     /// The failure for nesting deeper than allowed.
     func depthFailure(at position: InputPosition) -> FormatFailure {
         .limit("nesting is deeper than \(effectiveDepth) levels (Limits.maximumDepth)", at: position)
+    }
+
+    /// The most values an input of `byteCount` bytes may produce: ``maximumValueCount``, and
+    /// ``maximumExpansion`` values per byte beyond ``expansionFloor``.
+    func valueBound(forInputOf byteCount: Int) -> Int {
+        let (expanded, overflow) = max(maximumExpansion, 0).multipliedReportingOverflow(by: byteCount)
+        return min(maximumValueCount, max(Self.expansionFloor, overflow ? .max : expanded))
+    }
+
+    /// The failure for an input of `byteCount` bytes that expands to more values than
+    /// ``maximumExpansion`` allows.
+    func expansionFailure(byteCount: Int, at position: InputPosition) -> FormatFailure {
+        .limit(
+            "the input's shared containers expand to more than \(valueBound(forInputOf: byteCount)) values from \(byteCount) bytes "
+                + "(Limits.maximumExpansion: \(maximumExpansion) per byte of input, and at least \(Self.expansionFloor)); "
+                + "raise Limits.maximumExpansion (rawcoding: --max-expansion) if this input is expected",
+            at: position)
     }
 
     /// The failure for producing more values than allowed.
