@@ -30,8 +30,13 @@ struct StackHeadroomTests {
         // read and `rawcoding convert`, for 3 shapes at 5 depths.
         #expect(cases.count >= 27 * 3 * 5)
         for item in cases where item.outcome != "ok" {
+            // The stack the thread really has: what was asked for, and a sanitizer's or the
+            // system's additions (ThreadSanitizer's 128 KiB threads measure 134 KiB).
+            let stated = item.outcome.firstRange(of: /a (\d+) KiB stack/).flatMap {
+                Int(item.outcome[$0].split(separator: " ")[1])
+            }
             #expect(
-                item.outcome.hasPrefix("refused") && item.outcome.contains("a \(stackKiB) KiB stack"),
+                item.outcome.hasPrefix("refused") && (stated.map { (stackKiB..<stackKiB + 64).contains($0) } ?? false),
                 "\(item.path) \(item.shape) \(item.depth): \(item.outcome)")
         }
         // Every path is reached: what a shallow document needs always fits.

@@ -46,7 +46,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     /// What the instances on one suite share in a process.
     private final class Shared: Sendable {
         let broadcaster = StoreChangeBroadcaster()
-        let lock = Locked(())
+        let lock = Lock()
 
         private static let registry = SharedInstances<Shared>()
 
@@ -100,7 +100,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         // Not `update`: reading the old value back through the bridge would cost as much as the write.
         try checkKey(key)
         let object = try Self.object(from: value, key: key)
-        try shared.lock.withLock { _ throws(RawCodingError) in
+        try shared.lock.withLock { () throws(RawCodingError) in
             defaults.set(object, forKey: normalized(key))
             try persist(key)
         }
@@ -119,7 +119,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
         try checkKey(key)
-        let (result, changed) = try shared.lock.withLock { _ throws(RawCodingError) in
+        let (result, changed) = try shared.lock.withLock { () throws(RawCodingError) in
             let old = try read(key)
             var value = old
             let result = try body(&value)
@@ -175,7 +175,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     // MARK: Set-aside payloads, as an array of dictionaries under `setAsideKey`
 
     public func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
-        let payload = try shared.lock.withLock { _ throws(RawCodingError) -> SetAsidePayload? in
+        let payload = try shared.lock.withLock { () throws(RawCodingError) -> SetAsidePayload? in
             guard let payload = try setAsideLocked(key) else { return nil }
             try persist(key)
             return payload
@@ -203,7 +203,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         try checkKey(key)
         // Bridged before anything moves: a value that cannot be stored leaves the old payload.
         let object = try value.map { value throws(RawCodingError) in try Self.object(from: value, key: key) }
-        let payload = try shared.lock.withLock { _ throws(RawCodingError) -> SetAsidePayload? in
+        let payload = try shared.lock.withLock { () throws(RawCodingError) -> SetAsidePayload? in
             let payload = settingAside ? try setAsideLocked(key) : nil
             if let object {
                 defaults.set(object, forKey: normalized(key))
@@ -230,7 +230,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     }
 
     public func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload] {
-        try shared.lock.withLock { _ throws(RawCodingError) in
+        try shared.lock.withLock { () throws(RawCodingError) in
             try setAsideList().map { (entry: StoredValue) throws(RawCodingError) -> SetAsidePayload in
                 guard let id = entry["id"]?.stringValue, let key = entry["key"]?.stringValue,
                     let date = entry["date"]?.dateValue, let payload = entry["payload"]
@@ -245,7 +245,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     }
 
     public func discardSetAside(_ id: String) throws(RawCodingError) {
-        try shared.lock.withLock { _ throws(RawCodingError) in
+        try shared.lock.withLock { () throws(RawCodingError) in
             let list = try setAsideList().filter { $0["id"]?.stringValue != id }
             if list.isEmpty {
                 defaults.removeObject(forKey: Self.setAsideKey)

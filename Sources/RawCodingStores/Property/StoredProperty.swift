@@ -52,7 +52,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// notifies observers, so an observer may read any property, this one included.
     private let loaded = Locked<Loaded?>(nil)
     /// Serializes this property's writes, so the loaded state ends as the store does.
-    private let writing = Locked(())
+    private let writing = Lock()
 
     /// A stream from ``values()`` and the tree it was last given.
     private struct Stream {
@@ -140,7 +140,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// store is as it was. Streams are told before the write lock is released, so they get
     /// the writes of several threads in the order they happened.
     private func commit(_ value: Value, writing written: Value?) throws(RawCodingError) {
-        try writing.withLock { _ throws(RawCodingError) in
+        try writing.withLock { () throws(RawCodingError) in
             var before = current()
             if before.readFailed {
                 // Nothing is known of the payload (its unknown keys, whether it decodes): read

@@ -17,3 +17,16 @@ final class Locked<State>: @unchecked Sendable {
         return try body(&state)
     }
 }
+
+/// A lock with no state of its own, for work that must not overlap (a store's writes). Not
+/// `Locked<()>`: an exclusive access to an empty state has no storage of its own, and the
+/// thread sanitizer took the accesses at that address for races.
+final class Lock: @unchecked Sendable {
+    private let lock = NSLock()
+
+    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}

@@ -160,6 +160,11 @@ enum Sanitizers {
     /// Whether AddressSanitizer is linked in (`swift test --sanitize=address`): it keeps freed
     /// memory in quarantine, so resident memory grows, and it reports stack overflows itself.
     static let address = dlsym(nil, "__asan_init") != nil
+    /// Whether ThreadSanitizer is linked in (`swift test --sanitize=thread`): it reports a
+    /// stack overflow itself (exit 66), and its shadow memory raises resident memory.
+    static let thread = dlsym(nil, "__tsan_init") != nil
+    /// Either one: child processes are built the same way, so their signals and memory change.
+    static let any = address || thread
 }
 
 /// Reads a pipe to its end on another thread.
