@@ -21,13 +21,19 @@ let printer = Task {
     for await reading in progress.values() { print("view shows: \(reading.bookID) page \(reading.page)") }
 }
 
+/// What the store holds for the key, as text.
+func stored() throws -> String {
+    let tree = try cloud.read("reading")
+    return tree.map { "\($0)" } ?? "nothing"
+}
+
 /// Gives the view's task time to print (the stream delivers on another queue).
 func settle() async throws { try await Task.sleep(for: .milliseconds(100)) }
 
 try await settle()
 progress.value = Reading(bookID: "moby-dick", page: 12)
 try await settle()
-print("stored: \(try cloud.read("reading").map { "\($0)" } ?? "nothing")")
+print("stored: " + (try stored()))
 
 // Another device turns the page; the change arrives from iCloud.
 try cloud.simulateExternalChange(["bookID": "moby-dick", "page": 40], forKey: "reading")
@@ -38,7 +44,7 @@ try cloud.simulateExternalChange(["bookID": "moby-dick", "page": 41, "fontSize":
 try await settle()
 progress.value.page = 42
 try await settle()
-print("stored: \(try cloud.read("reading").map { "\($0)" } ?? "nothing")")
+print("stored: " + (try stored()))
 
 // Over the iCloud quotas, a write is refused before anything is sent.
 do {

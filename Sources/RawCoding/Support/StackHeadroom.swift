@@ -25,6 +25,9 @@ package struct StackHeadroom: Sendable {
     let stackSize: Int
     /// The bytes kept free below ``floor``.
     let reserve: Int
+    /// Whether locals live on AddressSanitizer's fake stack, so their addresses are mapped
+    /// to the real stack first.
+    let mapsFakeStack: Bool
 
     /// Levels a recursion may take before it measures the stack at all: shallow documents,
     /// the common case, pay nothing, and this many levels fit well within the reserve.
@@ -33,13 +36,19 @@ package struct StackHeadroom: Sendable {
     /// The headroom of the current thread.
     package static func current() -> StackHeadroom {
         let bounds = ThreadStackBounds.current
-        let here = address()
-        guard bounds.size > 0, here > bounds.low, here <= bounds.low + UInt(bounds.size) else {
+        var here = address(mappingFakeStack: false)
+        var mapsFakeStack = false
+        if !bounds.contains(here) {
+            here = address(mappingFakeStack: true)
+            mapsFakeStack = bounds.contains(here)
+        }
+        guard bounds.contains(here) else {
             // Not on the thread's own stack (a signal stack, a coroutine): nothing to compare with.
-            return StackHeadroom(floor: 0, stackSize: 0, reserve: 0)
+            return StackHeadroom(floor: 0, stackSize: 0, reserve: 0, mapsFakeStack: false)
         }
         let reserve = reserve(forStackOf: bounds.size)
-        return StackHeadroom(floor: bounds.low + UInt(reserve), stackSize: bounds.size, reserve: reserve)
+        return StackHeadroom(
+            floor: bounds.low + UInt(reserve), stackSize: bounds.size, reserve: reserve, mapsFakeStack: mapsFakeStack)
     }
 
     /// What is kept free at the bottom of a stack of `size` bytes: a quarter of a small stack,
@@ -51,14 +60,20 @@ package struct StackHeadroom: Sendable {
     /// Whether the stack is used down to the reserve, so one more level must not be started.
     @inline(__always)
     package var isExhausted: Bool {
-        floor != 0 && Self.address() < floor
+        floor != 0 && Self.address(mappingFakeStack: mapsFakeStack) < floor
     }
 
-    /// The address of a local of the caller's frame, near the stack pointer.
+    /// The address of a local, near the stack pointer. Under AddressSanitizer the local may be
+    /// on its fake stack (see ``AddressSanitizerFakeStack``); `mappingFakeStack` maps it to
+    /// the real frame while the local's frame is still live.
     @inline(__always)
-    static func address() -> UInt {
+    static func address(mappingFakeStack: Bool) -> UInt {
         var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        return withUnsafeMutablePointer(to: &marker) { pointer in
+            let local = UInt(bitPattern: pointer)
+            guard mappingFakeStack else { return local }
+            return AddressSanitizerFakeStack.realAddress(of: local) ?? local
+        }
     }
 
     /// Why the work stopped, and what to do: names the thread's stack size.
@@ -97,10 +112,42 @@ package struct StackCheck: Sendable {
     package var measured: StackHeadroom { headroom ?? .current() }
 }
 
+/// Under AddressSanitizer (`--sanitize=address`), locals whose address is taken live in
+/// frames on its "fake stack" on the heap, so a local's address says nothing of the thread's
+/// stack; its runtime maps such an address to the real frame. Looked up by name, present only
+/// in sanitized processes.
+enum AddressSanitizerFakeStack {
+    private typealias CurrentFakeStack = @convention(c) () -> UnsafeMutableRawPointer?
+    private typealias AddressInFakeStack =
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+            UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        ) -> UnsafeMutableRawPointer?
+
+    private static let functions: (CurrentFakeStack, AddressInFakeStack)? = {
+        let everything = UnsafeMutableRawPointer(bitPattern: 0)
+        guard let current = dlsym(everything, "__asan_get_current_fake_stack"),
+            let inFake = dlsym(everything, "__asan_addr_is_in_fake_stack")
+        else { return nil }
+        return (unsafeBitCast(current, to: CurrentFakeStack.self), unsafeBitCast(inFake, to: AddressInFakeStack.self))
+    }()
+
+    /// The real stack address of the frame that `address` is in on the fake stack; `nil` when
+    /// it is not on one (or no sanitizer runs).
+    static func realAddress(of address: UInt) -> UInt? {
+        guard let (current, inFake) = functions, let fake = current() else { return nil }
+        return inFake(fake, UnsafeMutableRawPointer(bitPattern: address), nil, nil).map { UInt(bitPattern: $0) }
+    }
+}
+
 /// The current thread's stack, found once per thread.
 private struct ThreadStackBounds {
     var low: UInt
     var size: Int
+
+    func contains(_ address: UInt) -> Bool {
+        size > 0 && address > low && address <= low + UInt(size)
+    }
 
     static var current: ThreadStackBounds {
         if let cached = pthread_getspecific(cacheKey) {
