@@ -85,7 +85,7 @@ extension StoredValue {
         }
     }
 
-    /// Hashes the tree's kinds and scalars down to ``hashedDepth`` levels, and only the sizes
+    /// Hashes the tree's kinds and scalars down to 16 levels, and only the sizes
     /// of containers below that: equal trees hash equally, and hashing takes bounded stack.
     public func hash(into hasher: inout Hasher) {
         hash(into: &hasher, depth: 0)
