@@ -52,9 +52,10 @@ package struct StackHeadroom: Sendable {
     }
 
     /// What is kept free at the bottom of a stack of `size` bytes: a quarter of a small stack,
-    /// 64 KiB of a 256 KiB or larger one (about 40 levels of a debug build's decoder).
+    /// at most 40 KiB (checked down to 128 KiB threads, whose 32 KiB held in debug builds and
+    /// under both sanitizers).
     static func reserve(forStackOf size: Int) -> Int {
-        min(max(size / 4, 16 << 10), 64 << 10)
+        min(max(size / 4, 16 << 10), 40 << 10)
     }
 
     /// Whether the stack is used down to the reserve, so one more level must not be started.

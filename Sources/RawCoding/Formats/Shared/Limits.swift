@@ -18,7 +18,7 @@ public struct Limits: Hashable, Sendable {
     ///
     /// This is the format's limit. The stack is checked as well: readers, writers and coders
     /// recurse once per level, and before each level they compare the stack left on the
-    /// current thread with a reserve (a quarter of a small stack, at most 64 KiB), throwing
+    /// current thread with a reserve (a quarter of a small stack, at most 40 KiB), throwing
     /// ``RawCodingError/Kind/limitExceeded`` with a reason naming the thread's stack size
     /// rather than overflowing it. Measured on Linux x86_64 in a release build, 300 levels of a
     /// recursive class or enum decode on a 512 KiB thread (Apple's secondary threads, GCD's
