@@ -3,10 +3,10 @@
 // -sanitize=fuzzer,address`); RAWCODING_FUZZ_TARGET names the target to run.
 import Foundation
 
-private let selected: @Sendable (Data) throws(FuzzFailure) -> Void = {
+private let selected: FuzzTargets.Target = {
     let name = ProcessInfo.processInfo.environment["RAWCODING_FUZZ_TARGET"] ?? ""
-    guard let target = FuzzTargets.target(named: name) else {
-        let names = FuzzTargets.all.map(\.name).joined(separator: ", ")
+    guard let target = FuzzTargets.Target(rawValue: name) else {
+        let names = FuzzTargets.Target.allCases.map(\.rawValue).joined(separator: ", ")
         FileHandle.standardError.write(Data("RAWCODING_FUZZ_TARGET must be one of: \(names)\n".utf8))
         exit(2)
     }

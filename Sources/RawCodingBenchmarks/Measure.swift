@@ -1,6 +1,7 @@
 import Foundation
 
 /// Timings of one operation over repeated runs.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 struct Measurement {
     var label: String
     var samples: [Double]
@@ -32,6 +33,7 @@ struct Measurement {
 }
 
 /// One line of the table: ours against a Foundation path, and the ratio the issue asks for.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 struct Comparison {
     var title: String
     var ours: Measurement

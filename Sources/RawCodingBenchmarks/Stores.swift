@@ -33,6 +33,7 @@ final class HandWrittenSettings {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 final class StoredSettings {
     @Stored var settings: BenchmarkSettings
     init(_ store: any KeyValueStore) {
@@ -41,6 +42,7 @@ final class StoredSettings {
 }
 
 /// `@Stored` against the hand-written `UserDefaults` + `JSONEncoder` property, 1,000 calls per sample.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 func storeRows() throws -> [Comparison] {
     let suite = "RawCodingBenchmarks.\(ProcessInfo.processInfo.processIdentifier)"
     guard let defaults = UserDefaults(suiteName: suite) else { fail("no suite \(suite)") }

@@ -11,6 +11,7 @@ import RawCodingStores
 
 let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 21
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 func profile(_ arguments: [String]) throws {
     guard arguments.count >= 2 else { fail("profile DOCUMENT OPERATION [repeats]") }
     let repeats = arguments.count > 2 ? Int(arguments[2]) ?? 100 : 100
@@ -22,6 +23,7 @@ func profile(_ arguments: [String]) throws {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 func profile<Document: Codable>(_ document: Document, _ operation: String, _ repeats: Int) throws {
     let limits = Limits(maximumInputSize: 64 << 20)
     let codecs: [String: any Codec] = [
@@ -40,18 +42,23 @@ func profile<Document: Codable>(_ document: Document, _ operation: String, _ rep
     }
 }
 
-if CommandLine.arguments.dropFirst().first == "profile-stored-write" {
-    // For `perf record`: @Stored writes to a UserDefaults suite, nothing else.
-    let suite = "RawCodingBenchmarks.profile.\(ProcessInfo.processInfo.processIdentifier)"
-    let stored = StoredSettings(UserDefaultsStore(suiteName: suite))
-    for index in 0..<(Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000) { stored.settings.launches = index }
-    UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite)  // `exit` runs no `defer`
-    exit(0)
-}
+// Measuring needs ContinuousClock (the 2022 systems) and @Stored (2023).
+if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
+    if CommandLine.arguments.dropFirst().first == "profile-stored-write" {
+        // For `perf record`: @Stored writes to a UserDefaults suite, nothing else.
+        let suite = "RawCodingBenchmarks.profile.\(ProcessInfo.processInfo.processIdentifier)"
+        let stored = StoredSettings(UserDefaultsStore(suiteName: suite))
+        for index in 0..<(Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000) {
+            stored.settings.launches = index
+        }
+        UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite)  // `exit` runs no `defer`
+        exit(0)
+    }
 
-if CommandLine.arguments.dropFirst().first == "profile" {
-    do { try profile(Array(CommandLine.arguments.dropFirst(2))) } catch { fail("\(error)") }
-    exit(0)
+    if CommandLine.arguments.dropFirst().first == "profile" {
+        do { try profile(Array(CommandLine.arguments.dropFirst(2))) } catch { fail("\(error)") }
+        exit(0)
+    }
 }
 
 func fail(_ message: String) -> Never {
@@ -60,6 +67,7 @@ func fail(_ message: String) -> Never {
 }
 
 /// The value engine against Foundation's tree paths, on the catalog.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 func engineRows(_ catalog: Catalog) throws -> [Comparison] {
     let encoder = StoredValueEncoder()
     let decoder = StoredValueDecoder()
@@ -104,6 +112,7 @@ func engineRows(_ catalog: Catalog) throws -> [Comparison] {
 }
 
 /// Every codec against Foundation's coder for the same format, on one document.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 func formatRows<Document: Codable & Equatable>(_ name: String, _ document: Document) throws -> (
     rows: [Comparison], sizes: String
 ) {
@@ -171,6 +180,7 @@ func formatRows<Document: Codable & Equatable>(_ name: String, _ document: Docum
 
 /// Reading stored data as `RawCodable` does (unknown keys recorded, through the evolving
 /// decoder) against the plain codec and Foundation, on the catalog.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 func storedRows(_ catalog: Catalog) throws -> [Comparison] {
     let json = JSONCodec(limits: Limits(maximumInputSize: 64 << 20))
     let bytes = try json.encode(catalog)
@@ -192,28 +202,32 @@ func storedRows(_ catalog: Catalog) throws -> [Comparison] {
     ]
 }
 
-do {
-    let catalog = Catalog.make(count: 2_000)
-    print("RawCodingBenchmarks: median of \(runs) interleaved runs; ratio = Foundation's time / ours")
-    #if DEBUG
-        print("Debug build: these timings say nothing; run `swift run -c release RawCodingBenchmarks`.")
-    #endif
-    print(Comparison.header)
-    for row in try engineRows(catalog) { print(row.line) }
-    for row in try storedRows(catalog) { print(row.line) }
-    for row in try storeRows() { print(row.line) }
-    var sizes: [String] = []
-    for (name, rows) in [
-        ("catalog", { try formatRows("catalog", catalog) }),
-        ("canada", { try formatRows("canada", Canada.make()) }),
-        ("twitter", { try formatRows("twitter", Twitter.make()) }),
-    ] as [(String, () throws -> (rows: [Comparison], sizes: String))] {
-        let result = try rows()
-        for row in result.rows { print(row.line) }
-        sizes.append(result.sizes)
-        _ = name
+if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
+    do {
+        let catalog = Catalog.make(count: 2_000)
+        print("RawCodingBenchmarks: median of \(runs) interleaved runs; ratio = Foundation's time / ours")
+        #if DEBUG
+            print("Debug build: these timings say nothing; run `swift run -c release RawCodingBenchmarks`.")
+        #endif
+        print(Comparison.header)
+        for row in try engineRows(catalog) { print(row.line) }
+        for row in try storedRows(catalog) { print(row.line) }
+        for row in try storeRows() { print(row.line) }
+        var sizes: [String] = []
+        for (name, rows) in [
+            ("catalog", { try formatRows("catalog", catalog) }),
+            ("canada", { try formatRows("canada", Canada.make()) }),
+            ("twitter", { try formatRows("twitter", Twitter.make()) }),
+        ] as [(String, () throws -> (rows: [Comparison], sizes: String))] {
+            let result = try rows()
+            for row in result.rows { print(row.line) }
+            sizes.append(result.sizes)
+            _ = name
+        }
+        for line in sizes { print(line) }
+    } catch {
+        fail("\(error)")
     }
-    for line in sizes { print(line) }
-} catch {
-    fail("\(error)")
+} else {
+    fail("the benchmarks need macOS 14, iOS 17, tvOS 17 or watchOS 10")
 }

@@ -22,15 +22,35 @@ package enum Tool {
         1 invalid input, 2 usage error.
         """
 
+    /// The commands by name. An enum, not a table of `throws(ToolFailure)` closures: a typed-throws
+    /// function value needs runtime support that Apple systems only have from the 2024 releases
+    /// (iOS 18, macOS 15), below the package's deployment targets.
+    enum Command: String {
+        case convert, print, lint, extract, fixtures
+
+        var help: String {
+            switch self {
+            case .convert: ConvertCommand.help
+            case .print: PrintCommand.help
+            case .lint: LintCommand.help
+            case .extract: ExtractCommand.help
+            case .fixtures: FixturesCommand.help
+            }
+        }
+
+        func run(_ arguments: [String], io: ToolIO) throws(ToolFailure) -> Int32 {
+            switch self {
+            case .convert: try ConvertCommand.run(arguments, io: io)
+            case .print: try PrintCommand.run(arguments, io: io)
+            case .lint: try LintCommand.run(arguments, io: io)
+            case .extract: try ExtractCommand.run(arguments, io: io)
+            case .fixtures: try FixturesCommand.run(arguments, io: io)
+            }
+        }
+    }
+
     /// Runs the tool on `arguments` (without the program name) and returns the exit status.
     package static func run(_ arguments: [String], io: ToolIO) -> Int32 {
-        let commands: [String: (help: String, run: ([String], ToolIO) throws(ToolFailure) -> Int32)] = [
-            "convert": (ConvertCommand.help, ConvertCommand.run),
-            "print": (PrintCommand.help, PrintCommand.run),
-            "lint": (LintCommand.help, LintCommand.run),
-            "extract": (ExtractCommand.help, ExtractCommand.run),
-            "fixtures": (FixturesCommand.help, FixturesCommand.run),
-        ]
         guard let first = arguments.first else {
             io.message("rawcoding: missing command\n\(help)")
             return 2
@@ -41,7 +61,7 @@ package enum Tool {
         if first == "--version" {
             return printed("rawcoding \(version)", io: io)
         }
-        guard let command = commands[first] else {
+        guard let command = Command(rawValue: first) else {
             io.message("rawcoding: unknown command '\(first)'; see rawcoding --help")
             return 2
         }
@@ -50,7 +70,7 @@ package enum Tool {
             return printed(command.help, io: io)
         }
         do {
-            return try command.run(rest, io)
+            return try command.run(rest, io: io)
         } catch {
             io.message("rawcoding: \(error.description)")
             return error.exitCode

@@ -26,8 +26,10 @@ package enum SmallStackThread {
         let started = pthread_create(
             &thread, &attributes,
             { context in
-                guard let context else { return nil }
-                Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
+                // Optional on Glibc, not on Darwin.
+                let argument: UnsafeMutableRawPointer? = context
+                guard let argument else { return nil }
+                Unmanaged<Work>.fromOpaque(argument).takeRetainedValue().body()
                 return nil
             }, work)
         guard started == 0 else {
@@ -42,15 +44,13 @@ package enum SmallStackThread {
         #endif
     }
 
-    /// Runs a fuzz target's `body` on a 512 KiB thread, returning what it threw.
-    package static func run(
-        _ target: @escaping @Sendable (Data) throws(FuzzFailure) -> Void, on data: Data
-    ) throws(FuzzFailure) {
+    /// Runs a fuzz target on a 512 KiB thread, returning what it threw.
+    package static func run(_ target: FuzzTargets.Target, on data: Data) throws(FuzzFailure) {
         final class Outcome: @unchecked Sendable { var failure: FuzzFailure? }
         let outcome = Outcome()
         run {
             do throws(FuzzFailure) {
-                try target(data)
+                try target.run(data)
             } catch {
                 outcome.failure = error
             }

@@ -12,6 +12,9 @@
     ///
     /// Set-aside payloads are kept on the device, in `UserDefaults.standard`, so that they do
     /// not count against the iCloud quota.
+    ///
+    /// On watchOS it needs watchOS 9, where `NSUbiquitousKeyValueStore` first exists.
+    @available(watchOS 9, *)
     public final class UbiquitousKeyValueStore: KeyValueStore, @unchecked Sendable {
         /// The iCloud store.
         public let cloud: NSUbiquitousKeyValueStore

@@ -22,6 +22,8 @@ struct Settings: Codable, Sendable, Equatable {
     var ringtone = Ringtone.chime
 }
 
+/// Observation and `@Stored` need the 2023 systems.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 @Observable final class SettingsForm {
     @ObservationIgnored @Stored var settings: Settings
 
@@ -64,23 +66,34 @@ if defaults.object(forKey: "settings") == nil && defaults.object(forKey: "userna
     print("release 1 stored: username, privateAccount, ringtone (one key each)")
 }
 
-let store = UserDefaultsStore(suiteName: suite)
-let form = SettingsForm(store: store)
-print("read: \(form.settings)")
+/// The form read, edited in two windows, and what the store then holds.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+func editTheForm(suite: String) throws {
+    let store = UserDefaultsStore(suiteName: suite)
+    let form = SettingsForm(store: store)
+    print("read: \(form.settings)")
 
-// A second view of the same settings, as another window would have.
-let otherWindow = SettingsForm(store: UserDefaultsStore(suiteName: suite))
-withObservationTracking {
-    _ = form.settings
-} onChange: {
-    print("the form saw a change made in the other window")
+    // A second view of the same settings, as another window would have.
+    let otherWindow = SettingsForm(store: UserDefaultsStore(suiteName: suite))
+    withObservationTracking {
+        _ = form.settings
+    } onChange: {
+        print("the form saw a change made in the other window")
+    }
+
+    // The user edits the form.
+    otherWindow.settings.ringtone = .radar
+    form.settings.isPrivate.toggle()
+    if let error = form.$settings.error { print("error: \(error)") }
+
+    let stored = try store.read("settings")
+    print("stored under \"settings\": \(stored.map { "\($0)" } ?? "nothing")")
+    print("keys in the suite: \(try store.keys().joined(separator: ", "))")
 }
 
-// The user edits the form.
-otherWindow.settings.ringtone = .radar
-form.settings.isPrivate.toggle()
-if let error = form.$settings.error { print("error: \(error)") }
-
-let stored = try store.read("settings")
-print("stored under \"settings\": \(stored.map { "\($0)" } ?? "nothing")")
-print("keys in the suite: \(try store.keys().joined(separator: ", "))")
+if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
+    try editTheForm(suite: suite)
+} else {
+    print("this example needs macOS 14, iOS 17, tvOS 17 or watchOS 10 (Observation)")
+    exit(1)
+}

@@ -72,6 +72,9 @@ do {
         // Follows KEY through a change stream until it reaches FINAL; fails if the stream ever
         // goes back to a smaller number, or does not get there within a minute.
         guard let final = Int(arguments[3]) else { fail("FINAL is a number") }
+        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) else {
+            fail("change streams need macOS 14, iOS 17, tvOS 17 or watchOS 10")
+        }
         let done = DispatchSemaphore(value: 0)
         // Written by the task before it signals `done`, read after the wait.
         final class Outcome: @unchecked Sendable { var text = "no value" }

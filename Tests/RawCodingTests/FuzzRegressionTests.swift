@@ -28,7 +28,7 @@ struct FuzzRegressionTests {
     @Test(arguments: inputs)
     func keptFindingStaysFixed(_ input: String) throws {
         let target = String(input.prefix { $0 != "/" })
-        let run = try #require(FuzzTargets.target(named: target), "no fuzz target named \(target)")
+        let run = try #require(FuzzTargets.Target(rawValue: target), "no fuzz target named \(target)")
         let data = try Data(contentsOf: Self.directory.appendingPathComponent(input))
         do {
             // On a 512 KiB thread, as the fuzzer runs them.
@@ -39,12 +39,12 @@ struct FuzzRegressionTests {
     }
 
     @Test func everyTargetRunsOnEmptyAndTinyInputs() throws {
-        for (name, run) in FuzzTargets.all {
+        for target in FuzzTargets.Target.allCases {
             for input in [Data(), Data([0]), Data("{}".utf8), Data("bplist00".utf8), Data("<plist>".utf8)] {
                 do {
-                    try run(input)
+                    try target.run(input)
                 } catch {
-                    Issue.record("\(name) on \(input as NSData): \(error)")
+                    Issue.record("\(target.rawValue) on \(input as NSData): \(error)")
                 }
             }
         }
