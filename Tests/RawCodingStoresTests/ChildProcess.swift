@@ -36,7 +36,11 @@ final class Probe {
 
     /// Kills the child with SIGKILL, as a crash or a power cut of the process would.
     func kill() -> (status: Int32, reason: Process.TerminationReason, output: String) {
-        Glibc.kill(process.processIdentifier, SIGKILL)
+        #if canImport(Darwin)
+            Darwin.kill(process.processIdentifier, SIGKILL)
+        #else
+            Glibc.kill(process.processIdentifier, SIGKILL)
+        #endif
         return finish()
     }
 }
