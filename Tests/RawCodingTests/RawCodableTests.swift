@@ -23,6 +23,12 @@ struct Unencodable: Codable, Equatable {
     enum CodingKeys: String, CodingKey { case before, broken }
 }
 
+/// Two of `SampleSettings`' fields, so that the others are unknown keys.
+struct SampleSettingsSubset: Codable, Hashable {
+    var theme = "dark"
+    var fontSize = 14
+}
+
 @Suite("RawCodable")
 struct RawCodableTests {
     @Test func rawValueIsCanonicalCompactJSON() {
@@ -81,6 +87,24 @@ struct RawCodableTests {
         #expect(one != other)
         #expect(RawCodable(42).description == "42")
         #expect(RawCodable("hi").debugDescription == #"RawCodable<Swift.String>("hi")"#)
+    }
+
+    /// Equal values have equal raw values: the unknown keys a value carries, which `rawValue`
+    /// writes back, take part in `==` and `hash`.
+    @Test func equalityIncludesTheUnknownKeysTheRawValueWritesBack() throws {
+        let known = #"{"fontSize":14,"theme":"dark"}"#
+        let withExtra = #"{"fontSize":14,"laterField":true,"theme":"dark"}"#
+        let plain = try RawCodable<SampleSettingsSubset>(decoding: known)
+        let carrying = try RawCodable<SampleSettingsSubset>(decoding: withExtra)
+        #expect(plain.wrappedValue == carrying.wrappedValue)
+        #expect(plain.rawValue != carrying.rawValue)
+        #expect(plain != carrying)
+        #expect(Set([plain, carrying]).count == 2)
+        #expect(plain == RawCodable(plain.wrappedValue))
+        let again = try RawCodable<SampleSettingsSubset>(decoding: withExtra)
+        #expect(carrying == again)
+        #expect(carrying.hashValue == again.hashValue)
+        #expect(carrying.rawValue == again.rawValue)
     }
 
     @Test func codesTransparentlyInsideAnotherType() throws {

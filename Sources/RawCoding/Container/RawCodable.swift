@@ -26,6 +26,9 @@
 /// - Keys the stored text has and `Value` does not know (written by a newer version of the
 ///   app) are kept in ``unknownKeys`` and written back by `rawValue`, so editing a value does
 ///   not drop them.
+///
+/// Two values are equal when their wrapped values are and they carry the same unknown keys, so
+/// equal values have equal raw values.
 @dynamicMemberLookup
 public struct RawCodable<Value: Codable>: RawRepresentable {
     /// The stored value.
