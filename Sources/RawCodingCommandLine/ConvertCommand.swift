@@ -123,7 +123,7 @@ enum ConvertCommand {
 }
 
 /// The progress line: inputs over about 50 MB get one on standard error when it is a terminal.
-package enum Progress {
+package enum LargeInputNotice {
     package static let threshold = 50_000_000
 
     package static func announce(bytes: Int, path: String, io: ToolIO) {

@@ -59,7 +59,7 @@ enum Document {
     static func bytes(of path: String, io: ToolIO) throws(ToolFailure) -> Data {
         do {
             let data = try io.read(path)
-            Progress.announce(bytes: data.count, path: path, io: io)
+            LargeInputNotice.announce(bytes: data.count, path: path, io: io)
             return data
         } catch {
             var isDirectory: ObjCBool = false

@@ -25,7 +25,7 @@ enum ExtractCommand {
             throw .usage("extract takes a KEYPATH and a FILE; see rawcoding extract --help")
         }
         let (keyPath, path) = (parsed.positional[0], parsed.positional[1])
-        let steps = try KeyPath.parse(keyPath)
+        let steps = try KeyPathStep.parse(keyPath)
         let target = try OutputFormat.read(parsed.values["--to"], default: .jsonPretty)
         let restore = try FormatMapping.Restore.read(parsed.values["--restore"])
         let limits = try ToolLimits.read(parsed)
@@ -63,7 +63,7 @@ enum ExtractCommand {
 }
 
 /// One step of a key path: a key or an array index.
-enum KeyPath {
+enum KeyPathStep {
     case key(String)
     case index(Int)
 
@@ -98,8 +98,8 @@ enum KeyPath {
     }
 
     /// Parses `a.b[1]["c.d"]`.
-    static func parse(_ text: String) throws(ToolFailure) -> [KeyPath] {
-        var steps: [KeyPath] = []
+    static func parse(_ text: String) throws(ToolFailure) -> [KeyPathStep] {
+        var steps: [KeyPathStep] = []
         var characters = Substring(text)
         var expectsKey = true
         func bad(_ reason: String) -> ToolFailure {

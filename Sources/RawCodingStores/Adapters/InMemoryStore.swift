@@ -12,7 +12,7 @@ import RawCoding
 /// ```swift
 /// let cloud = InMemoryStore(limits: .ubiquitousKeyValueStore)
 /// try cloud.write("dark", forKey: "theme")
-/// cloud.simulateExternalChange("light", forKey: "theme")
+/// try cloud.simulateExternalChange("light", forKey: "theme")
 /// ```
 public final class InMemoryStore: KeyValueStore {
     final class Storage: Sendable {

@@ -140,9 +140,6 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
     }
 
-    /// The keys of the suite's own domain (for `standard`, the app's domain), without
-    /// registered defaults or arguments. For a store made with ``init(defaults:codec:)`` on
-    /// another object, every key the object sees but registered defaults and arguments.
     /// Writes the suite's file now. Outside Apple systems `UserDefaults` writes it later, and
     /// a process that exits soon after a `set` loses the value (measured: a value set just
     /// before exit was not in the file); on Apple systems the system keeps it, so nothing is done.
@@ -156,6 +153,9 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         #endif
     }
 
+    /// The keys of the suite's own domain (for `standard`, the app's domain), without
+    /// registered defaults or arguments. For a store made with ``init(defaults:codec:)`` on
+    /// another object, every key the object sees but registered defaults and arguments.
     public func keys() throws(RawCodingError) -> [String] {
         let keys: [String]
         if let domain {

@@ -72,8 +72,8 @@ struct ToolInputTests {
             let io = ToolIO(
                 read: { _ in Data() }, write: { _, _ in }, message: { lines.append($0) }, messagesGoToTerminal: terminal
             )
-            Progress.announce(bytes: Progress.threshold + 1, path: "big.json", io: io)
-            Progress.announce(bytes: Progress.threshold, path: "small.json", io: io)
+            LargeInputNotice.announce(bytes: LargeInputNotice.threshold + 1, path: "big.json", io: io)
+            LargeInputNotice.announce(bytes: LargeInputNotice.threshold, path: "small.json", io: io)
             #expect(lines == (terminal ? ["rawcoding: reading big.json (50 MB)…"] : []))
         }
     }

@@ -2,11 +2,11 @@ import Foundation
 
 /// The tree-level format layer: one stored format as bytes ⇄ ``StoredValue`` under ``Limits``.
 ///
-/// Codecs are (engine options, a `TreeFormat`, limits); the command-line tool and byte-backed
-/// stores use formats directly. Formats know nothing of `Codable`.
+/// Codecs are (engine options, a `TreeFormat`, limits); the command-line tool uses formats
+/// directly, and stores go through codecs. Formats know nothing of `Codable`.
 ///
-/// The write rule: ``writeTree(_:limits:)`` refuses, with the path, every tree that
-/// ``readTree(_:limits:)`` under the same limits would refuse (too deep, too many values, more
+/// The write rule: ``writeTree(_:limits:allowingLoss:depthChecked:)`` refuses, with the path,
+/// every tree that ``readTree(_:limits:)`` under the same limits would refuse (too deep, too many values, more
 /// bytes than ``Limits/maximumInputSize``, or a value the format's readers do not take back),
 /// so nothing is written that cannot be read back.
 package protocol TreeFormat: Sendable {
