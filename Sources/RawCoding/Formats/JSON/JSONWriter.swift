@@ -17,33 +17,38 @@ import Foundation
 /// 2001-01-01 and ``StoredValue/data(_:)`` as Base64 text, as Foundation's `JSONEncoder` does by
 /// default. Infinite and NaN doubles cannot be written: that is a thrown error naming where
 /// the value is.
+///
+/// It writes only what ``JSONReader`` with the same ``limits`` reads back: a tree nested deeper,
+/// holding more values, or giving more bytes than the limits allow is a thrown error, as it is
+/// for ``JSONCodec``.
 public struct JSONWriter: Sendable {
     /// Compact (no whitespace) or pretty (two-space indent, `"key" : value`).
     public var formatting: JSONFormatting
     /// Whether dictionary keys are sorted by their UTF-8 bytes (the canonical form) rather than
     /// kept in the tree's order.
     public var sortsKeys: Bool
+    /// What the output may hold: the limits of the ``JSONReader`` that is to read it.
+    public var limits: Limits
 
     /// Creates a writer.
     /// - Parameters:
     ///   - formatting: Compact (default) or pretty.
     ///   - sortsKeys: Sort keys by UTF-8 bytes (default) or keep the tree's order.
-    public init(formatting: JSONFormatting = .compact, sortsKeys: Bool = true) {
+    ///   - limits: The limits of the reader the output is for; ``Limits/default`` by default.
+    public init(formatting: JSONFormatting = .compact, sortsKeys: Bool = true, limits: Limits = .default) {
         self.formatting = formatting
         self.sortsKeys = sortsKeys
+        self.limits = limits
     }
 
     /// Writes `value` as JSON.
     /// - Parameter value: The tree to write.
     /// - Returns: UTF-8 JSON text, without a trailing newline.
     /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/encodingFailed`` for an
-    ///   infinite or NaN double, with its path.
+    ///   infinite or NaN double, with its path, and for a tree ``limits`` do not let
+    ///   ``JSONReader`` read back (the reason names the limit), as codecs report it.
     public func write(_ value: StoredValue) throws(RawCodingError) -> Data {
-        do {
-            return Data(try writeBytes(value))
-        } catch {
-            throw RawCodingError(error, subject: StoredValue.self)
-        }
+        try JSONTreeFormat(formatting: formatting, sortsKeys: sortsKeys).writeValue(value, limits: limits)
     }
 
     /// `refusingLoss`: throw for a date or bytes (which JSON would give back as a number and a

@@ -13,9 +13,20 @@ import Foundation
 /// values above `Int64.max` the 16-byte form; strings are ASCII when they can be and
 /// UTF-16 otherwise; doubles and dates take 8 bytes. ``StoredValue/null`` is written as the
 /// string `$null`, as Foundation's `PropertyListEncoder` does.
+///
+/// It writes only what ``BinaryPropertyListReader`` with the same ``limits`` reads back: a tree nested
+/// deeper, holding more values, or giving more bytes than the limits allow is a thrown error,
+/// as it is for ``PropertyListCodec``.
 public struct BinaryPropertyListWriter: Sendable {
+    /// What the output may hold: the limits of the ``BinaryPropertyListReader`` that is to read it.
+    public var limits: Limits
+
     /// Creates a writer.
-    public init() {}
+    /// - Parameter limits: The limits of the reader the output is for; ``Limits/default`` by
+    ///   default.
+    public init(limits: Limits = .default) {
+        self.limits = limits
+    }
 
     /// Writes `value` as a binary property list.
     /// - Parameter value: The tree to write; any value may be the root.
@@ -24,8 +35,10 @@ public struct BinaryPropertyListWriter: Sendable {
     ///   path, for what ``BinaryPropertyListReader`` would refuse: a date that is not finite or
     ///   is more than 2^53 seconds from 2001, or a ``StoredValue/decimal(_:)`` that no real holds
     ///   exactly.
+    ///   Of the same kind, naming the limit, for a tree ``limits`` do not let the reader read
+    ///   back.
     public func write(_ value: StoredValue) throws(RawCodingError) -> Data {
-        try BinaryPropertyListTreeFormat().writeValue(value)
+        try BinaryPropertyListTreeFormat().writeValue(value, limits: limits)
     }
 
     func writeBytes(_ value: StoredValue, maximumValueCount: Int = .max) throws(FormatFailure) -> [UInt8] {

@@ -17,9 +17,20 @@ import Foundation
 /// Strings are written as they are with `&`, `<` and `>` escaped; like Apple's writer, control
 /// characters other than tab and line breaks are written raw, which Apple's reader and
 /// ``XMLPropertyListReader`` accept but strict XML readers (Python's `plistlib`) do not.
+///
+/// It writes only what ``XMLPropertyListReader`` with the same ``limits`` reads back: a tree nested
+/// deeper, holding more values, or giving more bytes than the limits allow is a thrown error,
+/// as it is for ``PropertyListCodec``.
 public struct XMLPropertyListWriter: Sendable {
+    /// What the output may hold: the limits of the ``XMLPropertyListReader`` that is to read it.
+    public var limits: Limits
+
     /// Creates a writer.
-    public init() {}
+    /// - Parameter limits: The limits of the reader the output is for; ``Limits/default`` by
+    ///   default.
+    public init(limits: Limits = .default) {
+        self.limits = limits
+    }
 
     /// Writes `value` as an XML property list.
     /// - Parameter value: The tree to write; any value may be the root.
@@ -27,8 +38,10 @@ public struct XMLPropertyListWriter: Sendable {
     /// - Throws: ``RawCodingError`` of kind ``RawCodingError/Kind/encodingFailed``, with its
     ///   path, for a date outside the years 0000–9999 that the format's text can hold, or a
     ///   ``StoredValue/decimal(_:)`` that no real holds exactly.
+    ///   Of the same kind, naming the limit, for a tree ``limits`` do not let the reader read
+    ///   back.
     public func write(_ value: StoredValue) throws(RawCodingError) -> Data {
-        try XMLPropertyListTreeFormat().writeValue(value)
+        try XMLPropertyListTreeFormat().writeValue(value, limits: limits)
     }
 
     /// `refusingLoss`: throw for a date with a fraction of a second (the format stores whole

@@ -10,10 +10,12 @@ extension TreeFormat {
         }
     }
 
-    /// Writes `value` for a caller of a writer's public `write(_:)`.
-    func writeValue(_ value: StoredValue) throws(RawCodingError) -> Data {
+    /// Writes `value` for a caller of a writer's public `write(_:)`: what the format's reader
+    /// would refuse under `limits` is refused, as codecs refuse it; what the format cannot hold
+    /// exactly (a date in JSON) is written as the writer documents.
+    func writeValue(_ value: StoredValue, limits: Limits) throws(RawCodingError) -> Data {
         do {
-            return Data(try serialize(value, limits: Limits(maximumValueCount: .max), refusingLoss: false))
+            return Data(try writeTree(value, limits: limits, allowingLoss: true))
         } catch {
             throw RawCodingError(error, subject: StoredValue.self)
         }

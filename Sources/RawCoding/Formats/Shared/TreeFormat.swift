@@ -134,9 +134,11 @@ struct TreeCensus {
 /// JSON text (``JSONReader`` and ``JSONWriter``).
 package struct JSONTreeFormat: TreeFormat {
     package var formatting: JSONFormatting
+    package var sortsKeys: Bool
 
-    package init(formatting: JSONFormatting = .compact) {
+    package init(formatting: JSONFormatting = .compact, sortsKeys: Bool = true) {
         self.formatting = formatting
+        self.sortsKeys = sortsKeys
     }
 
     package var formatName: String { "JSON" }
@@ -147,7 +149,7 @@ package struct JSONTreeFormat: TreeFormat {
     }
 
     package func serialize(_ value: StoredValue, limits: Limits, refusingLoss: Bool) throws(FormatFailure) -> [UInt8] {
-        try JSONWriter(formatting: formatting).writeBytes(value, refusingLoss: refusingLoss)
+        try JSONWriter(formatting: formatting, sortsKeys: sortsKeys).writeBytes(value, refusingLoss: refusingLoss)
     }
 
     package var countsValuesWhileWriting: Bool { false }
