@@ -149,7 +149,7 @@ extension Codec {
     ) throws(RawCodingError) -> Value {
         try RecursionGuard.codecScope(decoding: Value.self) { () throws -> Value in
             let tree = try format.readTree(data, limits: limits)
-            return try decoder.decode(type, from: VersionEnvelope.removingCurrentVersion(tree, for: Value.self))
+            return try decoder.decode(type, from: VersionEnvelope.plainPayload(tree, for: Value.self))
         }
     }
 
@@ -181,7 +181,7 @@ extension Codec {
         _ type: Value.Type, fromTree tree: StoredValue, with decoder: StoredValueDecoder
     ) throws(RawCodingError) -> Value {
         try RecursionGuard.codecScope(decoding: Value.self) { () throws -> Value in
-            try decoder.decode(type, from: VersionEnvelope.removingCurrentVersion(tree, for: Value.self))
+            try decoder.decode(type, from: VersionEnvelope.plainPayload(tree, for: Value.self))
         }
     }
 }

@@ -47,6 +47,31 @@ enum VersionEnvelope {
     /// `tree` without the version ``recording(_:for:)`` added, when it records `Value`'s
     /// current version: what a plain decode of a ``StoredVersioned`` type reads. A tree at
     /// another version is left as it is (``Codec/decodeStored(_:from:defaultValue:)`` migrates).
+    /// What a plain decode (`decode(_:from:)`, `decode(_:fromTree:)`) of `Value` reads: `tree`
+    /// without its version when it records `Value`'s current one, `tree` as it is when it
+    /// records none (it is taken to be in the current shape), and a ``RawCodingError`` of kind
+    /// ``RawCodingError/Kind/migrationFailed`` naming `decodeStored` when it records another
+    /// version: a plain decode never migrates, and never reads an older payload as if it were
+    /// current.
+    static func plainPayload<Value>(_ tree: StoredValue, for type: Value.Type) throws(RawCodingError) -> StoredValue {
+        guard let versioned = Value.self as? any StoredVersioned.Type, case .dictionary(let dictionary) = tree,
+            dictionary[versionKey] != nil
+        else { return tree }
+        let (version, payload, _) = try open(tree, as: Value.self)
+        guard version == versioned.storedVersion else {
+            let advice =
+                version < versioned.storedVersion
+                ? "decodeStored(_:from:) migrates it" : "it was written by a newer version of the model"
+            throw RawCodingError(
+                kind: .migrationFailed, typeName: String(reflecting: Value.self),
+                codingPath: [StoredCodingKey(stringValue: versionKey)],
+                reason:
+                    "the payload records version \(version) and the type is version \(versioned.storedVersion); a plain decode does not migrate: \(advice)"
+            )
+        }
+        return payload
+    }
+
     static func removingCurrentVersion<Value>(_ tree: StoredValue, for type: Value.Type) -> StoredValue {
         guard let versioned = Value.self as? any StoredVersioned.Type, case .dictionary(let dictionary) = tree,
             let recorded = dictionary[versionKey], version(of: recorded) == versioned.storedVersion
