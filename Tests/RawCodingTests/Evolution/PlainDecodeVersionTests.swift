@@ -56,6 +56,7 @@ struct PlainDecodeVersionTests {
     func anUnversionedTypeIgnoresTheKey(_ codecCase: CodecCase) throws {
         struct Plain: Codable, Equatable { var celsius: Double }
         let codec = codecCase.codec
-        #expect(try codec.decode(Plain.self, from: codec.writeTree(["$version": 1, "celsius": 5.0])) == Plain(celsius: 5))
+        #expect(
+            try codec.decode(Plain.self, from: codec.writeTree(["$version": 1, "celsius": 5.0])) == Plain(celsius: 5))
     }
 }
