@@ -56,7 +56,11 @@
 
         public func read(_ key: String) throws(RawCodingError) -> StoredValue? {
             guard let object = cloud.object(forKey: key) else { return nil }
-            return try StoredValue(propertyList: object)
+            do throws(RawCodingError) {
+                return try StoredValue(propertyList: object)
+            } catch {
+                throw error.at(key: key)
+            }
         }
 
         public func update<Result>(
@@ -72,11 +76,19 @@
                     if let value {
                         var current: [String: StoredValue] = [:]
                         for (existing, object) in cloud.dictionaryRepresentation {
-                            current[existing] = try StoredValue(propertyList: object)
+                            do throws(RawCodingError) {
+                                current[existing] = try StoredValue(propertyList: object)
+                            } catch {
+                                throw error.at(key: existing)
+                            }
                         }
                         try limits.check(
                             writing: value, forKey: key, into: current, store: UbiquitousKeyValueStore.self)
-                        cloud.set(try value.propertyListObject(), forKey: key)
+                        do throws(RawCodingError) {
+                            cloud.set(try value.propertyListObject(), forKey: key)
+                        } catch {
+                            throw error.at(key: key)
+                        }
                     } else {
                         cloud.removeObject(forKey: key)
                     }

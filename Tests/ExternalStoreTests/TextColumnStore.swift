@@ -39,7 +39,11 @@ final class TextColumnStore: KeyValueStore {
 
     func read(_ key: String) throws(RawCodingError) -> StoredValue? {
         guard let text = table.rows.withLock({ $0[key] }) else { return nil }
-        return try codec.readTree(from: Data(text.utf8))
+        do throws(RawCodingError) {
+            return try codec.readTree(from: Data(text.utf8))
+        } catch {
+            throw error.at(key: key)
+        }
     }
 
     func update<Result>(
@@ -47,16 +51,21 @@ final class TextColumnStore: KeyValueStore {
     ) throws(RawCodingError) -> Result {
         // A database would run this in a transaction that locks the row.
         let (result, changed) = try table.rows.withLock { rows throws(RawCodingError) in
-            let old = try rows[key].map { text throws(RawCodingError) in try codec.readTree(from: Data(text.utf8)) }
+            let old = try rows[key].map { text throws(RawCodingError) in try read(text, forKey: key) }
             var value = old
             let result = try body(&value)
             guard value != old else { return (result, false) }
             if let value {
                 guard !value.isNull else {
                     throw RawCodingError(
-                        kind: .encodingFailed, typeName: "TextColumnStore", reason: "null is not a value")
+                        kind: .encodingFailed, typeName: "TextColumnStore", reason: "null is not a value"
+                    ).at(key: key)
                 }
-                rows[key] = String(decoding: try codec.writeTree(value), as: UTF8.self)
+                do throws(RawCodingError) {
+                    rows[key] = String(decoding: try codec.writeTree(value), as: UTF8.self)
+                } catch {
+                    throw error.at(key: key)
+                }
             } else {
                 rows[key] = nil
             }
@@ -64,6 +73,15 @@ final class TextColumnStore: KeyValueStore {
         }
         if changed { broadcaster.send(key: key, from: self) }
         return result
+    }
+
+    /// A row's text as a tree, or the error with the key first in its path.
+    private func read(_ text: String, forKey key: String) throws(RawCodingError) -> StoredValue {
+        do throws(RawCodingError) {
+            return try codec.readTree(from: Data(text.utf8))
+        } catch {
+            throw error.at(key: key)
+        }
     }
 
     func keys() throws(RawCodingError) -> [String] {
@@ -91,10 +109,18 @@ final class TextColumnStore: KeyValueStore {
 
     func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload] {
         table.rows.withLock { rows in
-            rows.keys.filter { $0.hasPrefix("set-aside/") }.sorted().map { row in
+            rows.keys.filter { $0.hasPrefix("set-aside/") }.sorted().compactMap { row in
                 let id = String(row.dropFirst("set-aside/".count))
-                let at = id.lastIndex(of: "@") ?? id.endIndex
-                let milliseconds = Int64(id[at...].dropFirst()) ?? 0
+                guard let at = id.lastIndex(of: "@"), let milliseconds = Int64(id[at...].dropFirst()) else {
+                    // A row this store did not write: skipped, and reported, since listing has
+                    // no caller to throw to for one row.
+                    RawCodingDiagnostics.report(
+                        RawCodingError(
+                            kind: .storageFailed, typeName: "TextColumnStore",
+                            reason: "the set-aside row \(row) has no key@milliseconds name; it was left as it is"
+                        ).at(key: id), as: .readFailed)
+                    return nil
+                }
                 return SetAsidePayload(
                     id: id, key: String(id[..<at]), date: Self.date(milliseconds),
                     content: .bytes(Data(rows[row]!.utf8)))
@@ -107,6 +133,37 @@ final class TextColumnStore: KeyValueStore {
     func discardSetAside(_ id: String) throws(RawCodingError) {
         _ = table.rows.withLock { $0.removeValue(forKey: "set-aside/\(id)") }
     }
+}
+
+/// Errors name the key first, and a row the store cannot list is reported, through public API
+/// only.
+@Test func errorsNameTheKeyFirstAndUnlistableRowsAreReported() throws {
+    let table = TextTable(name: UUID().uuidString)
+    let store = TextColumnStore(table: table)
+    table.rows.withLock {
+        $0["settings"] = #"{"theme": "#
+        $0["set-aside/stray"] = "{}"
+    }
+    let error = try #require(throws: RawCodingError.self) { try store.read("settings") }
+    #expect(error.codingPath.first?.stringValue == "settings", "\(error)")
+    #expect(error.kind == .decodingFailed)
+    let refused = try #require(throws: RawCodingError.self) { try store.write(.null, forKey: "theme") }
+    #expect(refused.codingPath.map(\.stringValue) == ["theme"], "\(refused)")
+
+    final class Events: @unchecked Sendable {
+        let lock = NSLock()
+        var all: [RawCodingDiagnostics.Event] = []
+    }
+    let events = Events()
+    let payloads = try RawCodingDiagnostics.withHandler({ event in
+        events.lock.withLock { events.all.append(event) }
+    }) {
+        try store.setAsidePayloads()
+    }
+    #expect(payloads.isEmpty)
+    let reported = events.lock.withLock { events.all }
+    #expect(reported.map(\.kind) == [.readFailed])
+    #expect(reported.first?.error.codingPath.first?.stringValue == "stray")
 }
 
 @Test(arguments: KeyValueStoreContract.Check.allCases)

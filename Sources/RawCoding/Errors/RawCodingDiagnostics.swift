@@ -136,7 +136,14 @@ public enum RawCodingDiagnostics {
     }
 
     /// Sends `error` to the task's handler if one is set, otherwise to the process-wide one.
-    package static func report(_ error: RawCodingError, as kind: Event.Kind) {
+    ///
+    /// For failures that have no caller to throw to: a store that skips a stored entry it
+    /// cannot read while listing, or a non-throwing API that falls back. Report what was lost
+    /// or skipped, never instead of throwing when a caller is there to catch.
+    /// - Parameters:
+    ///   - error: What went wrong, with the key first in its coding path for a store.
+    ///   - kind: What happened, such as ``Event/Kind/readFailed``.
+    public static func report(_ error: RawCodingError, as kind: Event.Kind) {
         (scoped ?? handler)(Event(kind: kind, error: error))
     }
 }

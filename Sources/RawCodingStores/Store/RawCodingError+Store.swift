@@ -12,8 +12,20 @@ extension RawCodingError {
             underlyingError: underlying)
     }
 
-    /// This error with `key` in front of its coding path, naming what was stored there.
-    func at(key: String) -> RawCodingError {
+    /// This error with `key` in front of its coding path, naming what was stored there: what a
+    /// store does with an error from decoding or encoding the value under `key`, so that the
+    /// message reads `at settings.theme` rather than `at theme`.
+    ///
+    /// ```swift
+    /// do {
+    ///     return try codec.readTree(from: data)
+    /// } catch {
+    ///     throw error.at(key: key)
+    /// }
+    /// ```
+    /// - Parameter key: The store's key for the value the error is about.
+    /// - Returns: The same error, its coding path starting at `key`.
+    public func at(key: String) -> RawCodingError {
         RawCodingError(
             kind: kind, typeName: typeName, codingPath: [StoredCodingKey(stringValue: key)] + codingPath,
             reason: reason, underlyingError: underlyingError, position: position)
