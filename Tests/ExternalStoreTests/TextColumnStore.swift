@@ -39,6 +39,11 @@ final class TextColumnStore: KeyValueStore {
 
     func read(_ key: String) throws(RawCodingError) -> StoredValue? {
         guard let text = table.rows.withLock({ $0[key] }) else { return nil }
+        return try read(text, forKey: key)
+    }
+
+    /// A row's text as a tree, or the error with the key first in its path.
+    private func read(_ text: String, forKey key: String) throws(RawCodingError) -> StoredValue {
         do throws(RawCodingError) {
             return try codec.readTree(from: Data(text.utf8))
         } catch {
@@ -73,15 +78,6 @@ final class TextColumnStore: KeyValueStore {
         }
         if changed { broadcaster.send(key: key, from: self) }
         return result
-    }
-
-    /// A row's text as a tree, or the error with the key first in its path.
-    private func read(_ text: String, forKey key: String) throws(RawCodingError) -> StoredValue {
-        do throws(RawCodingError) {
-            return try codec.readTree(from: Data(text.utf8))
-        } catch {
-            throw error.at(key: key)
-        }
     }
 
     func keys() throws(RawCodingError) -> [String] {

@@ -44,9 +44,6 @@ enum VersionEnvelope {
         return close(tree, version: version)
     }
 
-    /// `tree` without the version ``recording(_:for:)`` added, when it records `Value`'s
-    /// current version: what a plain decode of a ``StoredVersioned`` type reads. A tree at
-    /// another version is left as it is (``Codec/decodeStored(_:from:defaultValue:)`` migrates).
     /// What a plain decode (`decode(_:from:)`, `decode(_:fromTree:)`) of `Value` reads: `tree`
     /// without its version when it records `Value`'s current one, `tree` as it is when it
     /// records none (it is taken to be in the current shape), and a ``RawCodingError`` of kind
@@ -72,6 +69,9 @@ enum VersionEnvelope {
         return payload
     }
 
+    /// `tree` without the version ``recording(_:for:)`` added, when it records `Value`'s
+    /// current version; otherwise `tree` as it is. A typed migration step uses it on the new
+    /// type's encoding, whose result is a payload, not a stored value.
     static func removingCurrentVersion<Value>(_ tree: StoredValue, for type: Value.Type) -> StoredValue {
         guard let versioned = Value.self as? any StoredVersioned.Type, case .dictionary(let dictionary) = tree,
             let recorded = dictionary[versionKey], version(of: recorded) == versioned.storedVersion
