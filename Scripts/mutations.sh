@@ -121,7 +121,7 @@ tests: BinaryPropertyListTests
 name: readers' input size limit unchecked
 file: Sources/RawCoding/Formats/Shared/TreeFormat.swift
 after:
-line: guard data.count <= limits.maximumInputSize else {
+line: guard data.count <= limits.maximumInputBytes else {
 becomes: guard data.count >= 0 else {
 tests: JSONReaderTests|XMLPropertyListTests
 
@@ -247,7 +247,7 @@ tests: ReadBackTests
 name: writers' output size unchecked
 file: Sources/RawCoding/Formats/Shared/TreeFormat.swift
 after: package func writeTree(
-line: guard bytes.count <= limits.maximumInputSize else {
+line: guard bytes.count <= limits.maximumInputBytes else {
 becomes: guard bytes.count >= 0 else {
 tests: RawCodableTests|SymmetricLimitTests
 

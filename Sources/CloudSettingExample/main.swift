@@ -26,7 +26,7 @@ func followTheSetting() async throws {
 
     /// What the store holds for the key, as text.
     func stored() throws -> String {
-        let tree = try cloud.read("reading")
+        let tree = try cloud.read(forKey: "reading")
         return tree.map { "\($0)" } ?? "nothing"
     }
 

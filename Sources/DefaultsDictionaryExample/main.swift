@@ -29,7 +29,7 @@ func keepPreferences() throws {
     preferences.values["recentSearches"] = ["swift", "plist"]
     preferences.values["window"] = ["width": 800, "height": 600]
     preferences.values["lastOpened"] = .date(Date(timeIntervalSince1970: 1_764_547_200))
-    print("stored: \(try store.read("preferences").map { "\($0)" } ?? "nothing")")
+    print("stored: \(try store.read(forKey: "preferences").map { "\($0)" } ?? "nothing")")
 
     // Read back by another part of the app, as plain Foundation objects.
     let object = UserDefaults(suiteName: suite)?.dictionary(forKey: "preferences") ?? [:]

@@ -25,7 +25,7 @@ func profile(_ arguments: [String]) throws {
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 func profile<Document: Codable>(_ document: Document, _ operation: String, _ repeats: Int) throws {
-    let limits = Limits(maximumInputSize: 64 << 20)
+    let limits = Limits(maximumInputBytes: 64 << 20)
     let codecs: [String: any Codec] = [
         "json": JSONCodec(limits: limits), "xml": PropertyListCodec(format: .xml, limits: limits),
         "binary": PropertyListCodec(format: .binary, limits: limits),
@@ -117,7 +117,7 @@ func formatRows<Document: Codable & Equatable>(_ name: String, _ document: Docum
     rows: [Comparison], sizes: String
 ) {
     // canada.json's shape is 12 MB as an XML property list, over the default 8 MiB limit.
-    let limits = Limits(maximumInputSize: 64 << 20)
+    let limits = Limits(maximumInputBytes: 64 << 20)
     let json = JSONCodec(limits: limits)
     let xml = PropertyListCodec(format: .xml, limits: limits)
     let binary = PropertyListCodec(format: .binary, limits: limits)
@@ -182,7 +182,7 @@ func formatRows<Document: Codable & Equatable>(_ name: String, _ document: Docum
 /// decoder) against the plain codec and Foundation, on the catalog.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 func storedRows(_ catalog: Catalog) throws -> [Comparison] {
-    let json = JSONCodec(limits: Limits(maximumInputSize: 64 << 20))
+    let json = JSONCodec(limits: Limits(maximumInputBytes: 64 << 20))
     let bytes = try json.encode(catalog)
     let jsonDecoder = JSONDecoder()
     guard try json.decodeStored(Catalog.self, from: bytes).value == catalog else {

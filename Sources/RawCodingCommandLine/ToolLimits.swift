@@ -12,11 +12,11 @@ enum ToolLimits {
     /// instead of filling memory. A binary property list may expand to one value per byte of
     /// input beyond the first 65,536 (the library's default), so no file makes the tool use
     /// memory out of proportion to its size unless `--max-expansion` says so.
-    static let `default` = Limits(maximumInputSize: 4 << 30, maximumDepth: 512, maximumValueCount: 1 << 27)
+    static let `default` = Limits(maximumInputBytes: 4 << 30, maximumDepth: 512, maximumValueCount: 1 << 27)
 
     static func read(_ arguments: Arguments) throws(ToolFailure) -> Limits {
         var limits = Self.default
-        if let text = arguments.values["--max-bytes"] { limits.maximumInputSize = try size(text, "--max-bytes") }
+        if let text = arguments.values["--max-bytes"] { limits.maximumInputBytes = try size(text, "--max-bytes") }
         if let text = arguments.values["--max-depth"] {
             limits.maximumDepth = try number(text, "--max-depth", within: 1...Limits.depthCeiling)
         }

@@ -33,7 +33,7 @@ extension FuzzTargets {
     /// Small limits for the round trip: the property holds under any `Limits`, and at the
     /// defaults a 163-byte file may rightly expand to a million values, which written back and
     /// compared under AddressSanitizer outlasts the 2-second timeout.
-    static let roundTripLimits = Limits(maximumInputSize: 1 << 16, maximumValueCount: 1 << 16)
+    static let roundTripLimits = Limits(maximumInputBytes: 1 << 16, maximumValueCount: 1 << 16)
 
     /// Whatever a reader accepts, its writer writes, and the reader reads back as the same tree.
     static func readerRoundTrip(_ data: Data) throws(FuzzFailure) {

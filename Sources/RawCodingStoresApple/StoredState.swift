@@ -29,9 +29,8 @@
         ///   - wrappedValue: The default.
         ///   - key: The key.
         ///   - store: The store.
-        ///   - codec: Encodes values to trees; `nil` uses the store's codec.
-        public init(wrappedValue: Value, _ key: String, store: any KeyValueStore, codec: (any Codec)? = nil) {
-            _property = State(initialValue: StoredProperty(key, store: store, defaultValue: wrappedValue, codec: codec))
+        public init(wrappedValue: Value, _ key: String, store: any KeyValueStore) {
+            _property = State(initialValue: StoredProperty(key, store: store, defaultValue: wrappedValue))
         }
 
         /// The stored value.

@@ -54,7 +54,7 @@
             if let notificationToken { NotificationCenter.default.removeObserver(notificationToken) }
         }
 
-        public func read(_ key: String) throws(RawCodingError) -> StoredValue? {
+        public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
             guard let object = cloud.object(forKey: key) else { return nil }
             do throws(RawCodingError) {
                 return try StoredValue(propertyList: object)
@@ -64,7 +64,7 @@
         }
 
         public func update<Result>(
-            _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
+            forKey key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
         ) throws(RawCodingError) -> Result {
             lock.lock()
             let outcome: Swift.Result<(Result, Bool), RawCodingError>
@@ -111,12 +111,12 @@
             broadcaster.add(for: self, handler)
         }
 
-        public func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
+        public func setAside(forKey key: String) throws(RawCodingError) -> SetAsidePayload? {
             guard let value = try read(key) else { return nil }
             let localKey = "RawCoding.iCloud.\(key)"
             try local.write(value, forKey: localKey)
             guard let payload = try local.setAside(localKey) else { return nil }
-            try remove(key)
+            try remove(forKey: key)
             return SetAsidePayload(id: payload.id, key: key, date: payload.date, content: payload.content)
         }
 

@@ -86,7 +86,7 @@ func editTheForm(suite: String) throws {
     form.settings.isPrivate.toggle()
     if let error = form.$settings.error { print("error: \(error)") }
 
-    let stored = try store.read("settings")
+    let stored = try store.read(forKey: "settings")
     print("stored under \"settings\": \(stored.map { "\($0)" } ?? "nothing")")
     print("keys in the suite: \(try store.keys().joined(separator: ", "))")
 }

@@ -30,7 +30,7 @@ guard arguments.count >= 2 else {
 if arguments[0] == "defaults-read", arguments.count == 3 {
     // Reads a key of a UserDefaults suite from this process, which loads the suite's file.
     do {
-        print(try UserDefaultsStore(suiteName: arguments[1]).read(arguments[2]).map { "\($0)" } ?? "nothing")
+        print(try UserDefaultsStore(suiteName: arguments[1]).read(forKey: arguments[2]).map { "\($0)" } ?? "nothing")
     } catch {
         fail("\(error)")
     }
@@ -59,7 +59,7 @@ do {
             Thread.detachNewThread {
                 defer { group.leave() }
                 do {
-                    for _ in 0..<count { try store.update("counter", as: Int.self, default: 0) { $0 += 1 } }
+                    for _ in 0..<count { try store.update(Int.self, forKey: "counter", defaultValue: 0) { $0 += 1 } }
                 } catch {
                     failures.sync { failure = error }
                 }
@@ -79,7 +79,7 @@ do {
         // Written by the task before it signals `done`, read after the wait.
         final class Outcome: @unchecked Sendable { var text = "no value" }
         let outcome = Outcome()
-        let stream = store.values(Int.self, forKey: arguments[2], default: 0)
+        let stream = store.values(Int.self, forKey: arguments[2], defaultValue: 0)
         print("watching")
         Task.detached {
             var last = Int.min

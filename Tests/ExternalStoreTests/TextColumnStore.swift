@@ -37,7 +37,7 @@ final class TextColumnStore: KeyValueStore {
         broadcaster = .shared(for: "text-table:\(table.name)")
     }
 
-    func read(_ key: String) throws(RawCodingError) -> StoredValue? {
+    func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
         guard let text = table.rows.withLock({ $0[key] }) else { return nil }
         return try read(text, forKey: key)
     }
@@ -52,7 +52,7 @@ final class TextColumnStore: KeyValueStore {
     }
 
     func update<Result>(
-        _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
+        forKey key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
         // A database would run this in a transaction that locks the row.
         let (result, changed) = try table.rows.withLock { rows throws(RawCodingError) in
@@ -90,7 +90,7 @@ final class TextColumnStore: KeyValueStore {
 
     // Set-aside payloads: rows named "set-aside/<key>@<milliseconds>", holding the text exactly
     // as it was (a real table would have key and date columns).
-    func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
+    func setAside(forKey key: String) throws(RawCodingError) -> SetAsidePayload? {
         let milliseconds = Int64(Date().timeIntervalSince1970 * 1_000)
         let id = "\(key)@\(milliseconds)"
         let text: String? = table.rows.withLock { rows in
@@ -140,7 +140,7 @@ final class TextColumnStore: KeyValueStore {
         $0["settings"] = #"{"theme": "#
         $0["set-aside/stray"] = "{}"
     }
-    let error = try #require(throws: RawCodingError.self) { try store.read("settings") }
+    let error = try #require(throws: RawCodingError.self) { try store.read(forKey: "settings") }
     #expect(error.codingPath.first?.stringValue == "settings", "\(error)")
     #expect(error.kind == .decodingFailed)
     let refused = try #require(throws: RawCodingError.self) { try store.write(.null, forKey: "theme") }

@@ -40,7 +40,7 @@ struct AdapterTests {
             "at": .date(date), "list": [.date(date), "text"], "whole": .date(Date(timeIntervalSince1970: 1_000)),
         ]
         try store.write(tree, forKey: "times")
-        #expect(try store.read("times") == tree)
+        #expect(try store.read(forKey: "times") == tree)
         let result = try Probe(["defaults-read", suite, "times"]).finish()
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("date(2023-11-14T22:13:20.250Z)"), "another process read \(result.output)")
@@ -53,10 +53,25 @@ struct AdapterTests {
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
         let defaults = try #require(UserDefaults(suiteName: suite))
         defaults.set(["username": "ada", "theme": "dark"], forKey: "settings")
-        let read = try #require(try defaults.stored(Settings.self, forKey: "settings", defaultValue: Settings()))
+        let read = try defaults.stored(Settings.self, forKey: "settings", defaultValue: Settings())
         #expect(read == Settings(username: "ada"))
         try defaults.setStored(read, forKey: "settings")
         #expect(defaults.dictionary(forKey: "settings")?["theme"] as? String == "dark")
+    }
+
+    @Test func aDefaultValueIsTheValueWhereTheKeyHoldsNothing() throws {
+        let suite = "RawCodingStoresTests.\(UUID().uuidString)"
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        let fallback = Settings(username: "nobody")
+        #expect(try defaults.stored(Settings.self, forKey: "settings") == nil)
+        #expect(try defaults.stored(Settings.self, forKey: "settings", defaultValue: fallback) == fallback)
+        let store = InMemoryStore()
+        #expect(try store.value(Settings.self, forKey: "settings") == nil)
+        #expect(try store.value(Settings.self, forKey: "settings", defaultValue: fallback) == fallback)
+        // Nothing was written by reading a default.
+        #expect(try store.keys().isEmpty)
+        #expect(defaults.object(forKey: "settings") == nil)
     }
 
     @Test func userDefaultsConvenienceThrowsOneErrorTypeWithTheKey() throws {
@@ -99,7 +114,7 @@ struct AdapterTests {
         let big = Data(repeating: UInt8(ascii: " "), count: 2_000) + Data("1".utf8)
         try big.write(to: directory.url.appendingPathComponent("big.json"))
         let store = try FileStore(directory: directory.url, maximumFileBytes: 1_000)
-        let error = #expect(throws: RawCodingError.self) { try store.read("big") }
+        let error = #expect(throws: RawCodingError.self) { try store.read(forKey: "big") }
         #expect(error?.kind == .limitExceeded)
         #expect(try Data(contentsOf: directory.url.appendingPathComponent("big.json")) == big)
     }
@@ -166,7 +181,7 @@ struct AdapterTests {
         let property = StoredProperty<[String: StoredValue]>("preferences", store: store, defaultValue: [:])
         property.value["volume"] = 0.5
         property.value["tags"] = ["a", "b"]
-        #expect(try store.read("preferences") == ["volume": 0.5, "tags": ["a", "b"]])
+        #expect(try store.read(forKey: "preferences") == ["volume": 0.5, "tags": ["a", "b"]])
     }
 }
 
@@ -196,11 +211,11 @@ struct SharedDirectoryTests {
         #expect(try json.keys() == ["theme"])
         #expect(try pretty.keys() == ["font.size", "theme"])
         #expect(try binary.keys() == ["Sync"])
-        #expect(try json.read("theme") == "dark")
-        #expect(try pretty.read("theme") == "light")
+        #expect(try json.read(forKey: "theme") == "dark")
+        #expect(try pretty.read(forKey: "theme") == "light")
 
-        _ = try json.setAside("theme")
-        _ = try pretty.setAside("font.size")
+        _ = try json.setAside(forKey: "theme")
+        _ = try pretty.setAside(forKey: "font.size")
         #expect(try json.setAsidePayloads().map(\.key) == ["theme"])
         #expect(try pretty.setAsidePayloads().map(\.key) == ["font.size"])
         #expect(try binary.setAsidePayloads().isEmpty)

@@ -9,12 +9,12 @@ struct CloudLimitTests {
         _ store: InMemoryStore, _ mention: String, sourceLocation: SourceLocation = #_sourceLocation,
         _ write: () throws -> Void
     ) throws {
-        let before = try store.keys().map { ($0, try store.read($0)) }
+        let before = try store.keys().map { ($0, try store.read(forKey: $0)) }
         let error = #expect(throws: RawCodingError.self, sourceLocation: sourceLocation) { try write() }
         #expect(error?.kind == .limitExceeded, sourceLocation: sourceLocation)
         #expect(error?.reason.contains(mention) == true, "\(String(describing: error))", sourceLocation: sourceLocation)
         #expect(error?.reason.contains("nothing was written") == true, sourceLocation: sourceLocation)
-        let after = try store.keys().map { ($0, try store.read($0)) }
+        let after = try store.keys().map { ($0, try store.read(forKey: $0)) }
         #expect(after.map(\.0) == before.map(\.0), sourceLocation: sourceLocation)
         #expect(after.map(\.1) == before.map(\.1), sourceLocation: sourceLocation)
     }
@@ -32,7 +32,7 @@ struct CloudLimitTests {
         for index in 0..<1_024 { try store.write(true, forKey: "key\(index)") }
         try expectRefused(store, "1024 keys") { try store.write(true, forKey: "one more") }
         try store.write(false, forKey: "key0")  // replacing a value is not adding a key
-        #expect(try store.read("key0") == false)
+        #expect(try store.read(forKey: "key0") == false)
     }
 
     @Test func aValueOverOneMegabyteIsRefused() throws {
@@ -65,7 +65,7 @@ struct CloudLimitTests {
         let observation = store.observe { change in changes.withLock { $0.append(change) } }
         try store.simulateExternalChange("from another device", forKey: "theme")
         #expect(changes.withLock { $0 } == [StoreChange(key: "theme", origin: .external)])
-        #expect(try store.read("theme") == "from another device")
+        #expect(try store.read(forKey: "theme") == "from another device")
         observation.cancel()
     }
 }

@@ -76,7 +76,7 @@ struct DecodeFailureTests {
         #expect(events.withLock { $0.map(\.kind) } == [.writeFailed])
         #expect(property.error?.kind == .limitExceeded)
         #expect(property.value == "short")
-        #expect(try store.read("note") == "short")
+        #expect(try store.read(forKey: "note") == "short")
     }
 
     @Test func typedSetOverAnUndecodablePayloadSetsItAside() throws {
@@ -89,7 +89,9 @@ struct DecodeFailureTests {
     @Test func typedUpdateRefusesAnUndecodablePayloadAndLeavesIt() throws {
         let store = InMemoryStore()
         try store.write("not a number", forKey: "counter")
-        #expect(throws: RawCodingError.self) { try store.update("counter", as: Int.self, default: 0) { $0 += 1 } }
-        #expect(try store.read("counter") == "not a number")
+        #expect(throws: RawCodingError.self) {
+            try store.update(Int.self, forKey: "counter", defaultValue: 0) { $0 += 1 }
+        }
+        #expect(try store.read(forKey: "counter") == "not a number")
     }
 }

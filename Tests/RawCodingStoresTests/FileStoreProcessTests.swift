@@ -91,7 +91,7 @@ struct FileStoreProcessTests {
         let store = try FileStore(directory: directory.url)
         let received = Locked<[Int]>([])
         let consumer = Task {
-            for await value in store.values(Int.self, forKey: "count", default: 0) {
+            for await value in store.values(Int.self, forKey: "count", defaultValue: 0) {
                 received.withLock { $0.append(value) }
             }
         }

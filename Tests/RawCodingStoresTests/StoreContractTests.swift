@@ -57,18 +57,18 @@ struct StoreContractTests {
 /// Accepts every write and keeps none.
 final class ForgetfulStore: KeyValueStore {
     var codec: any Codec { .json }
-    func read(_ key: String) throws(RawCodingError) -> StoredValue? { nil }
+    func read(forKey key: String) throws(RawCodingError) -> StoredValue? { nil }
     func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {}
-    func remove(_ key: String) throws(RawCodingError) {}
+    func remove(forKey key: String) throws(RawCodingError) {}
     func update<Result>(
-        _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
+        forKey key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
         var value: StoredValue? = nil
         return try body(&value)
     }
     func keys() throws(RawCodingError) -> [String] { [] }
     func observe(_ handler: @escaping @Sendable (StoreChange) -> Void) -> StoreObservation { StoreObservation {} }
-    func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? { nil }
+    func setAside(forKey key: String) throws(RawCodingError) -> SetAsidePayload? { nil }
     func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload] { [] }
     func discardSetAside(_ id: String) throws(RawCodingError) {}
 }

@@ -44,8 +44,8 @@ struct StreamOrderTests {
             // Observers through both instances: the stores' streams and a property's.
             let property = StoredProperty("counter", store: other, defaultValue: 0)
             let observers = [
-                follow(store.values(Int.self, forKey: "counter", default: 0)),
-                follow(other.values(Int.self, forKey: "counter", default: 0)),
+                follow(store.values(Int.self, forKey: "counter", defaultValue: 0)),
+                follow(other.values(Int.self, forKey: "counter", defaultValue: 0)),
                 follow(property.values()),
             ]
             let group = DispatchGroup()
@@ -56,7 +56,7 @@ struct StreamOrderTests {
                     defer { group.leave() }
                     for _ in 0..<Self.increments {
                         do {
-                            try writer.update("counter", as: Int.self, default: 0) { $0 += 1 }
+                            try writer.update(Int.self, forKey: "counter", defaultValue: 0) { $0 += 1 }
                         } catch {
                             Issue.record("increment failed: \(error)")
                             return
@@ -130,7 +130,7 @@ struct StreamOrderTests {
     @Test func observersInOtherProcessesSeeEveryIncrementInOrder() async throws {
         let directory = try TemporaryDirectory()
         let store = try FileStore(directory: directory.url)
-        let (sightings, task) = follow(store.values(Int.self, forKey: "counter", default: 0))
+        let (sightings, task) = follow(store.values(Int.self, forKey: "counter", defaultValue: 0))
         let watchers = try (0..<2).map { _ in try Probe(["watch", directory.url.path, "counter", "2000"]) }
         // The watchers' first look is at 0; give them a moment to start before the writes.
         try await Task.sleep(for: .milliseconds(500))

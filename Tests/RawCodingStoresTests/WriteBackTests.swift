@@ -23,14 +23,14 @@ struct WriteBackTests {
             try store.write(Self.undecodable, forKey: "profile")
             // `set` over a payload that does not decode would set it aside: not before encoding.
             #expect(throws: RawCodingError.self) { try store.set(Unwritable(), forKey: "profile") }
-            #expect(try store.read("profile") == Self.undecodable)
+            #expect(try store.read(forKey: "profile") == Self.undecodable)
             #expect(try store.setAsidePayloads().isEmpty)
             #expect(try store.keys() == ["profile"])
 
             let property = StoredProperty("profile", store: store, defaultValue: Unwritable())
             RawCodingDiagnostics.withHandler({ _ in }) { _ = property.value }
             #expect(throws: RawCodingError.self) { try property.set(Unwritable()) }
-            #expect(try store.read("profile") == Self.undecodable)
+            #expect(try store.read(forKey: "profile") == Self.undecodable)
             #expect(try store.setAsidePayloads().isEmpty)
 
             // A value that encodes replaces the payload and sets it aside in the same step.
@@ -47,7 +47,7 @@ struct WriteBackTests {
         let file = directory.url.appendingPathComponent("profile.json")
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
 
-        let failure = try #require(throws: RawCodingError.self) { try store.read("profile") }
+        let failure = try #require(throws: RawCodingError.self) { try store.read(forKey: "profile") }
         #expect(failure.kind == .storageFailed)
         #expect(throws: RawCodingError.self) { try store.set(Profile(username: "ada"), forKey: "profile") }
 

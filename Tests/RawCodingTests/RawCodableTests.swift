@@ -152,19 +152,19 @@ struct RawCodableTests {
 
     @Test func rejectsTenMegabyteInputsQuicklyAndAcceptsThemWithRaisedLimits() throws {
         let big = Array(repeating: "0123456789", count: 1_048_576)  // 10 MiB of strings plus JSON
-        let roomy = JSONCodec(limits: Limits(maximumInputSize: 64 << 20))
+        let roomy = JSONCodec(limits: Limits(maximumInputBytes: 64 << 20))
         let raw = try roomy.encodeToString(big)
         #expect(raw.utf8.count > 10_000_000)
         #expect(RawCodable<[String]>(rawValue: raw) == nil)
         #expect(RawCodable<[String]>(rawValue: String(repeating: "[", count: 10_000_000)) == nil)
         let error = #expect(throws: RawCodingError.self) { try RawCodable<[String]>(decoding: raw) }
         #expect(error?.kind == .limitExceeded)
-        #expect(error?.description.contains("Limits.maximumInputSize") == true)
+        #expect(error?.description.contains("Limits.maximumInputBytes") == true)
         #expect(try roomy.decode([String].self, from: raw).count == 1_048_576)
         // What the default limits would not read back, they do not write either.
         let refused = #expect(throws: RawCodingError.self) { _ = try JSONCodec.json.encodeToString(big) }
         #expect(refused?.kind == .encodingFailed)
-        #expect(refused?.reason.contains("Limits.maximumInputSize") == true)
+        #expect(refused?.reason.contains("Limits.maximumInputBytes") == true)
         #expect(RawCodable(big).rawValue == "")
     }
 

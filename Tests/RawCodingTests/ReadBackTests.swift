@@ -248,12 +248,12 @@ struct SymmetricLimitTests {
         }
     }
 
-    static let tight = Limits(maximumInputSize: 500, maximumDepth: 3, maximumValueCount: 20)
+    static let tight = Limits(maximumInputBytes: 500, maximumDepth: 3, maximumValueCount: 20)
 
     @Test(arguments: Family.allCases)
     func everyValueEncodeAcceptsDecodesEqualAndTightLimitsAreSymmetric(_ family: Family) throws {
         var generator = Generator(state: 0x5EED_0000 + UInt64(family.rawValue.utf8.count))
-        let roomy = family.codec(Limits(maximumInputSize: 1 << 30, maximumDepth: 1_024, maximumValueCount: 1 << 30))
+        let roomy = family.codec(Limits(maximumInputBytes: 1 << 30, maximumDepth: 1_024, maximumValueCount: 1 << 30))
         var refusedByTight = 0
         var refusedForLoss = 0
         for index in 0..<2_000 {

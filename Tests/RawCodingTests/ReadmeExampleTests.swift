@@ -115,7 +115,8 @@ struct ReadmeChangingYourModelTests {
         #expect(settings?.username == "ada")
         #expect(settings?.volume == 0.5)
         #expect(settings?.rawValue == #"{"$version":2,"username":"ada","volume":0.5}"#)
-        let decoded = try JSONCodec().decode(Settings.self, from: #"{"username":"x"}"#, defaultValue: Settings())
+        let decoded = try JSONCodec().decodeStored(Settings.self, from: #"{"username":"x"}"#, defaultValue: Settings())
+            .value
         #expect(decoded == Settings(username: "x", volume: 0.5))
     }
 }

@@ -55,25 +55,6 @@ extension Codec {
         try StoredEvolution.read(type, tree: tree, codec: self, defaultValue: defaultValue)
     }
 
-    /// Decodes, filling every key the payload lacks from `defaultValue` (and migrating a
-    /// ``StoredVersioned`` type): the value of ``Codec/decodeStored(_:from:defaultValue:)``.
-    ///
-    /// ```swift
-    /// let settings = try codec.decode(Settings.self, from: data, defaultValue: Settings())
-    /// ```
-    /// - Parameters:
-    ///   - type: The type to decode.
-    ///   - data: The payload.
-    ///   - defaultValue: Fills keys the payload lacks (see ``StoredDefault``).
-    /// - Returns: The value.
-    /// - Throws: ``RawCodingError``, as ``Codec/decodeStored(_:from:defaultValue:)``; a key present
-    ///   with a value of the wrong type is still an error.
-    public func decode<Value: Codable>(
-        _ type: Value.Type, from data: Data, defaultValue: Value
-    ) throws(RawCodingError) -> Value {
-        try decodeStored(type, from: data, defaultValue: defaultValue).value
-    }
-
     /// Encodes a value for storage: records the ``StoredVersioned`` version and writes back
     /// the keys an earlier read found unknown.
     /// - Parameters:
@@ -117,19 +98,6 @@ extension StringCodec {
         _ type: Value.Type, from string: String, defaultValue: Value? = nil
     ) throws(RawCodingError) -> StoredDecoding<Value> {
         try decodeStored(type, from: Data(string.utf8), defaultValue: defaultValue)
-    }
-
-    /// As ``Codec/decode(_:from:defaultValue:)``, from text.
-    /// - Parameters:
-    ///   - type: The type to decode.
-    ///   - string: The payload.
-    ///   - defaultValue: Fills keys the payload lacks.
-    /// - Returns: The value.
-    /// - Throws: ``RawCodingError``, as ``Codec/decodeStored(_:from:defaultValue:)``.
-    public func decode<Value: Codable>(
-        _ type: Value.Type, from string: String, defaultValue: Value
-    ) throws(RawCodingError) -> Value {
-        try decodeStored(type, from: Data(string.utf8), defaultValue: defaultValue).value
     }
 
     /// As ``Codec/encodeStored(_:keeping:)``, to text.

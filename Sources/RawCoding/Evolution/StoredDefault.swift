@@ -2,8 +2,8 @@
 ///
 /// When a model gains a property, every payload stored before lacks its key, and a plain
 /// decode fails (`required key "volume" is missing`). Give the type a default and decode with
-/// the evolving entry points (``Codec/decodeStored(_:from:defaultValue:)``,
-/// ``Codec/decode(_:from:defaultValue:)``, ``RawCodable`` and the stores do it for you): each
+/// the evolving entry points (``Codec/decodeStored(_:from:defaultValue:)``; ``RawCodable`` and
+/// the stores do it for you): each
 /// key the stored data lacks takes the default's value instead.
 ///
 /// ```swift
@@ -12,7 +12,7 @@
 ///     var volume = 0.5          // added in the second release
 ///     static let defaultValue = Settings()
 /// }
-/// let settings = try JSONCodec().decode(Settings.self, from: #"{"theme":"light"}"#, defaultValue: Settings())
+/// let settings = try JSONCodec().decodeStored(Settings.self, from: #"{"theme":"light"}"#).value
 /// // Settings(theme: "light", volume: 0.5)
 /// ```
 ///

@@ -8,7 +8,7 @@ import RawCoding
 ///   file, and the directory is flushed, so a crash or a `kill -9` at any moment leaves the
 ///   old value or the new one, never a torn file. A temporary file left by a crash is removed
 ///   the next time a store opens the directory.
-/// - Writes and ``update(_:_:)`` hold an advisory lock (`flock` on `.lock` in the directory),
+/// - Writes and ``update(forKey:_:)`` hold an advisory lock (`flock` on `.lock` in the directory),
 ///   so read-modify-write is safe across threads and processes that use `FileStore`.
 /// - Observers are told of writes through any instance in this process at once, and of
 ///   changes made by other processes within ``pollInterval`` (a watcher compares each file's
@@ -16,7 +16,7 @@ import RawCoding
 ///
 /// ```swift
 /// let store = try FileStore(directory: URL(fileURLWithPath: "/var/lib/myapp/settings"))
-/// try store.update("launches", as: Int.self, default: 0) { $0 += 1 }
+/// try store.update(Int.self, forKey: "launches", defaultValue: 0) { $0 += 1 }
 /// ```
 ///
 /// File names: see the article on stores; keys are escaped so any string is a safe name.
@@ -27,7 +27,7 @@ public final class FileStore: KeyValueStore {
     /// The directory.
     public let directory: URL
     public let codec: any Codec
-    /// Largest file ``read(_:)`` reads; a bigger one is a `.limitExceeded`
+    /// Largest file ``read(forKey:)`` reads; a bigger one is a `.limitExceeded`
     /// error and is left as it is.
     public let maximumFileBytes: Int
 
@@ -77,7 +77,7 @@ public final class FileStore: KeyValueStore {
         }
     }
 
-    public func read(_ key: String) throws(RawCodingError) -> StoredValue? {
+    public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
         let file = try filePath(key)
         guard let data = try POSIXFiles.read(file, key: key, maximumBytes: maximumFileBytes) else { return nil }
         do throws(RawCodingError) {
@@ -97,7 +97,7 @@ public final class FileStore: KeyValueStore {
         shared.broadcaster.send(key: key, from: self)
     }
 
-    public func remove(_ key: String) throws(RawCodingError) {
+    public func remove(forKey key: String) throws(RawCodingError) {
         let file = try filePath(key)
         let removed = try POSIXFiles.withExclusiveLock(lockPath, key: key) { () throws(RawCodingError) in
             let removed = try POSIXFiles.remove(file, key: key)
@@ -111,12 +111,12 @@ public final class FileStore: KeyValueStore {
     }
 
     public func update<Result>(
-        _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
+        forKey key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
         let file = try filePath(key)
         let (result, changed) = try POSIXFiles.withExclusiveLock(lockPath, key: key) {
             () throws(RawCodingError) -> (Result, Bool) in
-            let old = try read(key)
+            let old = try read(forKey: key)
             var value = old
             let result = try body(&value)
             guard value != old else { return (result, false) }
@@ -166,7 +166,7 @@ public final class FileStore: KeyValueStore {
 
     // MARK: Set-aside payloads, in `.set-aside/` as `<escaped key>@<milliseconds>-<unique>.<extension>`
 
-    public func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
+    public func setAside(forKey key: String) throws(RawCodingError) -> SetAsidePayload? {
         let file = try filePath(key)
         let payload = try POSIXFiles.withExclusiveLock(lockPath, key: key) {
             () throws(RawCodingError) -> SetAsidePayload? in
@@ -210,7 +210,7 @@ public final class FileStore: KeyValueStore {
         }
     }
 
-    public func replace(_ key: String, with value: StoredValue?, settingAside: Bool) throws(RawCodingError)
+    public func replace(_ value: StoredValue?, forKey key: String, settingAside: Bool) throws(RawCodingError)
         -> SetAsidePayload?
     {
         let file = try filePath(key)

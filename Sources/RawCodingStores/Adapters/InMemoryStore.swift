@@ -56,12 +56,12 @@ public final class InMemoryStore: KeyValueStore {
         storage = other.storage
     }
 
-    public func read(_ key: String) throws(RawCodingError) -> StoredValue? {
+    public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
         storage.state.withLock { $0.values[key] }
     }
 
     public func update<Result>(
-        _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
+        forKey key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
         let (result, changed) = try storage.state.withLock { state throws(RawCodingError) in
             let old = state.values[key]
@@ -92,11 +92,11 @@ public final class InMemoryStore: KeyValueStore {
         guard storage.limits != .unlimited else { return 0 }
         let size: Int
         do throws(RawCodingError) {
-            size = try KeyValueStoreLimits.size(of: value, key: key)
+            size = try KeyValueStoreLimits.size(of: value, forKey: key)
         } catch {
             throw error.at(key: key)
         }
-        try storage.limits.check(writing: key, size: size, into: sizes, store: InMemoryStore.self)
+        try storage.limits.check(writingBytes: size, forKey: key, into: sizes, store: InMemoryStore.self)
         return size
     }
 
@@ -119,7 +119,8 @@ public final class InMemoryStore: KeyValueStore {
     public func simulateExternalChange(_ value: StoredValue?, forKey key: String) throws(RawCodingError) {
         let size: Int?
         do throws(RawCodingError) {
-            size = try value.map { value throws(RawCodingError) in try KeyValueStoreLimits.size(of: value, key: key) }
+            size = try value.map { value throws(RawCodingError) in try KeyValueStoreLimits.size(of: value, forKey: key)
+            }
         } catch {
             throw error.at(key: key)
         }
@@ -130,7 +131,7 @@ public final class InMemoryStore: KeyValueStore {
         storage.broadcaster.send(key: key, from: nil)
     }
 
-    public func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
+    public func setAside(forKey key: String) throws(RawCodingError) -> SetAsidePayload? {
         let payload: SetAsidePayload? = storage.state.withLock { state in Self.setAside(key, in: &state) }
         if payload != nil { storage.broadcaster.send(key: key, from: self) }
         return payload
@@ -146,7 +147,7 @@ public final class InMemoryStore: KeyValueStore {
         return payload
     }
 
-    public func replace(_ key: String, with value: StoredValue?, settingAside: Bool) throws(RawCodingError)
+    public func replace(_ value: StoredValue?, forKey key: String, settingAside: Bool) throws(RawCodingError)
         -> SetAsidePayload?
     {
         let (payload, changed) = try storage.state.withLock {

@@ -19,18 +19,29 @@ extension UserDefaults {
     }
 
     /// Reads a value stored with ``setStored(_:forKey:)`` (or by an earlier version of the
-    /// model: missing keys are filled from `defaultValue`, `StoredVersioned` types
-    /// migrated).
+    /// model: keys the payload lacks are filled from `Value.defaultValue` for a `StoredDefault`
+    /// type, `StoredVersioned` types migrated).
     /// - Parameters:
     ///   - type: The type.
     ///   - key: The key.
-    ///   - defaultValue: Fills keys the payload lacks; `nil` uses `Value.defaultValue` for a
-    ///     `StoredDefault` type.
     /// - Returns: The value, or `nil` if the key holds nothing.
     /// - Throws: `RawCodingError` when the payload does not decode; it is left as it is.
+    public func stored<Value: Decodable>(_ type: Value.Type, forKey key: String) throws(RawCodingError) -> Value? {
+        try UserDefaultsStore(defaults: self).value(type, forKey: key)
+    }
+
+    /// Reads a value stored with ``setStored(_:forKey:)``, or `defaultValue` if the key holds
+    /// nothing; keys the payload lacks are filled from `defaultValue`.
+    /// - Parameters:
+    ///   - type: The type.
+    ///   - key: The key.
+    ///   - defaultValue: The value when the key holds nothing, and the source of keys the
+    ///     payload lacks.
+    /// - Returns: The value.
+    /// - Throws: `RawCodingError` when the payload does not decode; it is left as it is.
     public func stored<Value: Decodable>(
-        _ type: Value.Type, forKey key: String, defaultValue: Value? = nil
-    ) throws(RawCodingError) -> Value? {
+        _ type: Value.Type, forKey key: String, defaultValue: Value
+    ) throws(RawCodingError) -> Value {
         try UserDefaultsStore(defaults: self).value(type, forKey: key, defaultValue: defaultValue)
     }
 }

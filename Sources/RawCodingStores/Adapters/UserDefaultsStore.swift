@@ -25,7 +25,7 @@ import RawCoding
 ///
 /// - Important: On Linux, `UserDefaults` is neither multi-process nor notified of other
 ///   processes' writes: each process keeps its own cache and rewrites the whole file, so two
-///   processes writing one suite lose each other's changes. ``update(_:_:)`` is atomic within
+///   processes writing one suite lose each other's changes. ``update(forKey:_:)`` is atomic within
 ///   the process only. For data several processes share, use ``FileStore``.
 // `UserDefaults` is documented as thread-safe; the store adds no unguarded state of its own.
 public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
@@ -91,7 +91,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     /// store uses the composed form (NFC), so keys Swift finds equal are one key.
     private func normalized(_ key: String) -> String { key.precomposedStringWithCanonicalMapping }
 
-    public func read(_ key: String) throws(RawCodingError) -> StoredValue? {
+    public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
         guard let object = defaults.object(forKey: normalized(key)) else { return nil }
         return try Self.tree(from: object, key: key)
     }
@@ -116,11 +116,11 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     }
 
     public func update<Result>(
-        _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
+        forKey key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
         try checkKey(key)
         let (result, changed) = try shared.lock.withLock { () throws(RawCodingError) in
-            let old = try read(key)
+            let old = try read(forKey: key)
             var value = old
             let result = try body(&value)
             guard value != old else { return (result, false) }
@@ -174,7 +174,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
 
     // MARK: Set-aside payloads, as an array of dictionaries under `setAsideKey`
 
-    public func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
+    public func setAside(forKey key: String) throws(RawCodingError) -> SetAsidePayload? {
         let payload = try shared.lock.withLock { () throws(RawCodingError) -> SetAsidePayload? in
             guard let payload = try setAsideLocked(key) else { return nil }
             try persist(key)
@@ -187,7 +187,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     /// Appends the value of `key` to the set-aside list and removes it; the caller holds the
     /// lock and persists.
     private func setAsideLocked(_ key: String) throws(RawCodingError) -> SetAsidePayload? {
-        guard let value = try read(key) else { return nil }
+        guard let value = try read(forKey: key) else { return nil }
         var list = try setAsideList()
         let date = Date()
         let id = "\(key)@\(Int64(date.timeIntervalSince1970 * 1000))-\(UUID().uuidString.prefix(8))"
@@ -197,7 +197,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         return SetAsidePayload(id: id, key: key, date: date, content: .tree(value))
     }
 
-    public func replace(_ key: String, with value: StoredValue?, settingAside: Bool) throws(RawCodingError)
+    public func replace(_ value: StoredValue?, forKey key: String, settingAside: Bool) throws(RawCodingError)
         -> SetAsidePayload?
     {
         try checkKey(key)

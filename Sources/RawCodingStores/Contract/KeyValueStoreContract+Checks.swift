@@ -67,47 +67,48 @@ extension KeyValueStoreContract {
                 let keys = try instance.keys()
                 try expect(keys.contains("theme") && keys.contains(own), "\(name) lists \(keys)")
                 for key in keys {
-                    try expect(try instance.read(key) != nil, "\(name) lists \"\(key)\", which reads nothing: \(keys)")
+                    try expect(
+                        try instance.read(forKey: key) != nil, "\(name) lists \"\(key)\", which reads nothing: \(keys)")
                 }
             }
             try expect(
-                try mixed.read("theme") == ["v": 2],
-                "the other codec's theme reads \(String(describing: try mixed.read("theme")))")
-            let theme = try store.read("theme")
+                try mixed.read(forKey: "theme") == ["v": 2],
+                "the other codec's theme reads \(String(describing: try mixed.read(forKey: "theme")))")
+            let theme = try store.read(forKey: "theme")
             // Its own file, or the one shared entry the other wrote last.
             try expect(theme == ["v": 1] || theme == ["v": 2], "theme reads \(String(describing: theme))")
-            try expect(try mixed.read("font.size") == ["v": 3], "the other codec's key is lost")
-            try expect(try store.read("a.b") == ["v": 4], "the store's key is lost")
+            try expect(try mixed.read(forKey: "font.size") == ["v": 3], "the other codec's key is lost")
+            try expect(try store.read(forKey: "a.b") == ["v": 4], "the store's key is lost")
         }
 
         func readsNothingForMissingKeys() throws {
             try expect(try store.keys().isEmpty, "a fresh store should have no keys, has \(try store.keys())")
-            try expect(try store.read("missing") == nil, "a missing key should read as nil")
-            try store.remove("missing")
-            try expect(try store.setAside("missing") == nil, "setting aside a missing key should return nil")
+            try expect(try store.read(forKey: "missing") == nil, "a missing key should read as nil")
+            try store.remove(forKey: "missing")
+            try expect(try store.setAside(forKey: "missing") == nil, "setting aside a missing key should return nil")
         }
 
         func storesEveryKindOfValue() throws {
             let tree = try store.codec.encodeTree(ContractSample())
             try store.write(tree, forKey: "sample")
-            let back = try store.read("sample")
+            let back = try store.read(forKey: "sample")
             try expect(back == tree, "read back \(String(describing: back)), wrote \(tree)")
             let decoded = try store.value(ContractSample.self, forKey: "sample")
             try expect(decoded == ContractSample(), "decoded \(String(describing: decoded))")
             for (key, scalar) in [("int", StoredValue(integerLiteral: -7)), ("string", "text"), ("bool", false)] {
                 try store.write(scalar, forKey: key)
-                try expect(try store.read(key) == scalar, "a top-level \(scalar.kindName) should read back")
+                try expect(try store.read(forKey: key) == scalar, "a top-level \(scalar.kindName) should read back")
             }
         }
 
         func overwritesAndRemoves() throws {
             try store.write("first", forKey: "key")
             try store.write("second", forKey: "key")
-            try expect(try store.read("key") == "second", "a write should replace the value")
+            try expect(try store.read(forKey: "key") == "second", "a write should replace the value")
             try store.write(1, forKey: "other")
             try expect(try store.keys() == ["key", "other"], "keys should be [key, other], are \(try store.keys())")
-            try store.remove("key")
-            try expect(try store.read("key") == nil, "a removed key should read as nil")
+            try store.remove(forKey: "key")
+            try expect(try store.read(forKey: "key") == nil, "a removed key should read as nil")
             try expect(try store.keys() == ["other"], "keys after removal should be [other], are \(try store.keys())")
         }
 
@@ -117,7 +118,7 @@ extension KeyValueStoreContract {
                 try store.write(StoredValue(integerLiteral: Int64(index)), forKey: key)
             }
             for (index, key) in keys.enumerated() {
-                let value = try store.read(key)
+                let value = try store.read(forKey: key)
                 try expect(
                     value == StoredValue(integerLiteral: Int64(index)),
                     "key \"\(key)\" read \(String(describing: value))")
@@ -126,10 +127,12 @@ extension KeyValueStoreContract {
             // Swift compares strings by canonical equivalence, so an "é" typed as e + U+0301
             // is the same key as the precomposed one.
             try expect(
-                try store.read("e\u{301}") == StoredValue(integerLiteral: 7), "canonically equal keys should be one key"
+                try store.read(forKey: "e\u{301}") == StoredValue(integerLiteral: 7),
+                "canonically equal keys should be one key"
             )
             try store.write("decomposed", forKey: "e\u{301}")
-            try expect(try store.read("\u{e9}") == "decomposed", "a write to an equal key should replace the value")
+            try expect(
+                try store.read(forKey: "\u{e9}") == "decomposed", "a write to an equal key should replace the value")
             try expect(try store.keys().count == keys.count, "canonically equal keys should be listed once")
         }
 
@@ -138,7 +141,7 @@ extension KeyValueStoreContract {
                 try store.write(.null, forKey: "null")
                 throw Failure(check: check, message: "writing null should throw")
             } catch is RawCodingError {}
-            try expect(try store.read("null") == nil, "a refused write should store nothing")
+            try expect(try store.read(forKey: "null") == nil, "a refused write should store nothing")
         }
 
         func updatesAreAtomic() async throws {
@@ -147,7 +150,7 @@ extension KeyValueStoreContract {
                 for thread in 0..<8 {
                     let store = stores[thread % 2]
                     group.addTask {
-                        for _ in 0..<50 { try store.update("counter", as: Int.self, default: 0) { $0 += 1 } }
+                        for _ in 0..<50 { try store.update(Int.self, forKey: "counter", defaultValue: 0) { $0 += 1 } }
                     }
                 }
                 try await group.waitForAll()
@@ -159,20 +162,20 @@ extension KeyValueStoreContract {
         func failedUpdateWritesNothing() throws {
             try store.write("kept", forKey: "key")
             do {
-                try store.update("key") { (value: inout StoredValue?) throws(RawCodingError) in
+                try store.update(forKey: "key") { (value: inout StoredValue?) throws(RawCodingError) in
                     value = "changed"
                     throw RawCodingError(kind: .encodingFailed, typeName: "Contract", reason: "the body gave up")
                 }
                 throw Failure(check: check, message: "update should rethrow its body's error")
             } catch is RawCodingError {}
-            try expect(try store.read("key") == "kept", "an update whose body threw should write nothing")
+            try expect(try store.read(forKey: "key") == "kept", "an update whose body threw should write nothing")
         }
 
         func instancesShareStorage() throws {
             try store.write("from the first", forKey: "shared")
-            try expect(try other.read("shared") == "from the first", "the other instance should read the write")
-            try other.remove("shared")
-            try expect(try store.read("shared") == nil, "the first instance should see the removal")
+            try expect(try other.read(forKey: "shared") == "from the first", "the other instance should read the write")
+            try other.remove(forKey: "shared")
+            try expect(try store.read(forKey: "shared") == nil, "the first instance should see the removal")
         }
 
         func notifiesObservers() async throws {
@@ -203,10 +206,10 @@ extension KeyValueStoreContract {
         func setsPayloadsAside() throws {
             let tree = try store.codec.encodeTree(ContractSettings(name: "kept", volume: 3))
             try store.write(tree, forKey: "payload")
-            let payload = try store.setAside("payload")
+            let payload = try store.setAside(forKey: "payload")
             try expect(payload?.key == "payload", "setAside should return the payload of the key")
             try expect(try payload?.tree(readingWith: store.codec) == tree, "the set-aside payload should be unchanged")
-            try expect(try store.read("payload") == nil, "a set-aside key should be empty")
+            try expect(try store.read(forKey: "payload") == nil, "a set-aside key should be empty")
             try expect(!(try store.keys().contains("payload")), "keys() should not list a set-aside payload")
             let listed = try other.setAsidePayloads()
             try expect(listed.map(\.id) == [payload?.id].compactMap { $0 }, "setAsidePayloads() listed \(listed)")
@@ -244,7 +247,7 @@ extension KeyValueStoreContract {
             try expect(
                 reported.withLock { $0.contains { $0.kind == .storedValueDidNotDecode } },
                 "the failure should be reported to RawCodingDiagnostics")
-            try expect(try store.read("settings") == incompatible, "reading should leave the payload untouched")
+            try expect(try store.read(forKey: "settings") == incompatible, "reading should leave the payload untouched")
             try property.set(ContractSettings(name: "new", volume: 1))
             try expect(property.error == nil, "a successful write should clear the error")
             let payloads = try property.setAsidePayloads()
@@ -257,7 +260,7 @@ extension KeyValueStoreContract {
         }
 
         func streamsDeliverWrites() async throws {
-            let stream = store.values(ContractSettings.self, forKey: "streamed", default: ContractSettings())
+            let stream = store.values(ContractSettings.self, forKey: "streamed", defaultValue: ContractSettings())
             let received = Locked<[ContractSettings]>([])
             let consumer = Task {
                 for await value in stream { received.withLock { $0.append(value) } }

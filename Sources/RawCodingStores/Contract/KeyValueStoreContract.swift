@@ -32,7 +32,7 @@ public struct KeyValueStoreContract: Sendable {
         case keepsAwkwardKeysApart
         /// `null` at the top level is refused and nothing is stored.
         case refusesNullAtTheTopLevel
-        /// Concurrent ``KeyValueStore/update(_:_:)`` calls lose no increment.
+        /// Concurrent ``KeyValueStore/update(forKey:_:)`` calls lose no increment.
         case updatesAreAtomic
         /// An update whose body throws writes nothing.
         case failedUpdateWritesNothing
@@ -41,7 +41,7 @@ public struct KeyValueStoreContract: Sendable {
         /// Observers of both instances are told of a write, with its origin; a cancelled
         /// observation is not.
         case notifiesObservers
-        /// ``KeyValueStore/setAside(_:)`` moves a payload out of the key, lists it, returns it
+        /// ``KeyValueStore/setAside(forKey:)`` moves a payload out of the key, lists it, returns it
         /// unchanged and discards it.
         case setsPayloadsAside
         /// A ``StoredProperty`` sees a write through the other instance, and observation fires.

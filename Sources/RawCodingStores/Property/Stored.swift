@@ -33,19 +33,17 @@ public struct Stored<Value: Codable & Sendable>: Sendable {
     /// - Parameters:
     ///   - wrappedValue: The default.
     ///   - key: The key.
-    ///   - store: The store.
-    ///   - codec: Encodes values to trees; `nil` uses the store's ``KeyValueStore/codec``.
-    public init(wrappedValue: Value, _ key: String, store: any KeyValueStore, codec: (any Codec)? = nil) {
-        projectedValue = StoredProperty(key, store: store, defaultValue: wrappedValue, codec: codec)
+    ///   - store: The store; values are encoded with its ``KeyValueStore/codec``.
+    public init(wrappedValue: Value, _ key: String, store: any KeyValueStore) {
+        projectedValue = StoredProperty(key, store: store, defaultValue: wrappedValue)
     }
 
     /// A property over `key` in `store`, with the type's `StoredDefault.defaultValue`.
     /// - Parameters:
     ///   - key: The key.
-    ///   - store: The store.
-    ///   - codec: Encodes values to trees; `nil` uses the store's ``KeyValueStore/codec``.
-    public init(_ key: String, store: any KeyValueStore, codec: (any Codec)? = nil) where Value: StoredDefault {
-        projectedValue = StoredProperty(key, store: store, defaultValue: Value.defaultValue, codec: codec)
+    ///   - store: The store; values are encoded with its ``KeyValueStore/codec``.
+    public init(_ key: String, store: any KeyValueStore) where Value: StoredDefault {
+        projectedValue = StoredProperty(key, store: store, defaultValue: Value.defaultValue)
     }
 
     /// The stored value (see ``StoredProperty/value``).

@@ -23,15 +23,15 @@ import RawCoding
 /// - Loses nothing when a payload does not decode: ``value`` is the default, ``error`` says
 ///   why (it is also reported to `RawCodingDiagnostics` as `storedValueDidNotDecode`), the
 ///   payload stays in the store, and the next write first moves it aside
-///   (``KeyValueStore/setAside(_:)``), where ``setAsidePayloads()`` finds it.
+///   (``KeyValueStore/setAside(forKey:)``), where ``setAsidePayloads()`` finds it.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendable {
     /// The key.
     public let key: String
     /// The store.
     public let store: any KeyValueStore
-    /// The codec values are encoded with to trees.
-    public let codec: any Codec
+    /// The store's codec, which values are encoded with.
+    private let codec: any Codec
     /// What ``value`` is when the store holds nothing (or something that does not decode),
     /// and what fills keys a stored payload lacks.
     public let defaultValue: Value
@@ -78,14 +78,13 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// Creates a property over `key` in `store`.
     /// - Parameters:
     ///   - key: The key.
-    ///   - store: The store.
+    ///   - store: The store; values are encoded with its ``KeyValueStore/codec``.
     ///   - defaultValue: The value when the store holds none, and the source of missing keys.
-    ///   - codec: Encodes values to trees; `nil` uses the store's ``KeyValueStore/codec``.
-    public init(_ key: String, store: any KeyValueStore, defaultValue: Value, codec: (any Codec)? = nil) {
+    public init(_ key: String, store: any KeyValueStore, defaultValue: Value) {
         self.key = key
         self.store = store
         self.defaultValue = defaultValue
-        self.codec = codec ?? store.codec
+        self.codec = store.codec
         let token = store.observe { [weak self] change in
             guard let self, change.affects(key) else { return }
             self.storeDidChange()
@@ -236,7 +235,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     private func load() -> Loaded {
         let tree: StoredValue?
         do {
-            tree = try store.read(key)
+            tree = try store.read(forKey: key)
         } catch  where error.isStorageFailure {
             // The storage failed, not the payload: it may be valid, so nothing is set aside.
             RawCodingDiagnostics.report(error, as: .readFailed)

@@ -22,16 +22,16 @@ extension KeyValueStore {
     /// - Throws: `RawCodingError` from the store; the old keys are then still there.
     @discardableResult
     public func moveKeys(_ mapping: [String: String], into key: String) throws(RawCodingError) -> [String] {
-        guard try read(key) == nil else { return [] }
+        guard try read(forKey: key) == nil else { return [] }
         var fields: [(String, StoredValue)] = []
         var found: [(String, StoredValue)] = []
         for oldKey in mapping.keys.sorted() {
-            guard let old = try read(oldKey), let field = mapping[oldKey] else { continue }
+            guard let old = try read(forKey: oldKey), let field = mapping[oldKey] else { continue }
             fields.append((field, old))
             found.append((oldKey, old))
         }
         guard !found.isEmpty else { return [] }
-        let wrote = try update(key) { (value: inout StoredValue?) throws(RawCodingError) -> Bool in
+        let wrote = try update(forKey: key) { (value: inout StoredValue?) throws(RawCodingError) -> Bool in
             guard value == nil else { return false }
             value = .dictionary(StoredDictionary(fields))
             return true
@@ -39,7 +39,7 @@ extension KeyValueStore {
         guard wrote else { return [] }
         // Remove an old key only if it still holds what was moved: a later write is kept.
         for (oldKey, old) in found {
-            try update(oldKey) { (value: inout StoredValue?) throws(RawCodingError) in
+            try update(forKey: oldKey) { (value: inout StoredValue?) throws(RawCodingError) in
                 if value == old { value = nil }
             }
         }

@@ -3,67 +3,86 @@ import RawCoding
 
 extension KeyValueStore {
     /// Decodes the value under `key`, filling missing keys and migrating as
-    /// `Codec.decodeStored(_:fromTree:defaultValue:)` does.
+    /// `Codec.decodeStored(_:fromTree:defaultValue:)` does, with the store's ``codec``.
     /// - Parameters:
     ///   - type: The type.
     ///   - key: The key.
-    ///   - defaultValue: Fills keys the payload lacks.
-    ///   - codec: The tree representation; `nil` uses the store's ``codec``.
-    /// - Returns: The value, or `nil` if the key holds nothing.
+    /// - Returns: The value, or `nil` if the key holds nothing. Keys the payload lacks are
+    ///   filled from `Value.defaultValue` when `Value` is `StoredDefault`.
     /// - Throws: `RawCodingError` from the store or the decoding, with the key
     ///   first in its coding path.
+    public func value<Value: Decodable>(_ type: Value.Type, forKey key: String) throws(RawCodingError) -> Value? {
+        try decodedValue(type, forKey: key, defaultValue: nil)
+    }
+
+    /// Decodes the value under `key`, or returns `defaultValue` if the key holds nothing:
+    /// keys the payload lacks are filled from `defaultValue`, and `StoredVersioned` types are
+    /// migrated, as `Codec.decodeStored(_:fromTree:defaultValue:)` does.
+    ///
+    /// ```swift
+    /// let settings = try store.value(Settings.self, forKey: "settings", defaultValue: Settings())
+    /// ```
+    /// - Parameters:
+    ///   - type: The type.
+    ///   - key: The key.
+    ///   - defaultValue: The value when the key holds nothing, and the source of keys the
+    ///     payload lacks.
+    /// - Returns: The value.
+    /// - Throws: `RawCodingError` from the store or the decoding, with the key
+    ///   first in its coding path; a payload that does not decode is left as it is.
     public func value<Value: Decodable>(
-        _ type: Value.Type, forKey key: String, defaultValue: Value? = nil, codec: (any Codec)? = nil
+        _ type: Value.Type, forKey key: String, defaultValue: Value
+    ) throws(RawCodingError) -> Value {
+        try decodedValue(type, forKey: key, defaultValue: defaultValue) ?? defaultValue
+    }
+
+    private func decodedValue<Value: Decodable>(
+        _ type: Value.Type, forKey key: String, defaultValue: Value?
     ) throws(RawCodingError) -> Value? {
-        guard let tree = try read(key) else { return nil }
+        guard let tree = try read(forKey: key) else { return nil }
         do {
-            return try (codec ?? self.codec).decodeStored(type, fromTree: tree, defaultValue: defaultValue).value
+            return try codec.decodeStored(type, fromTree: tree, defaultValue: defaultValue).value
         } catch {
             throw error.at(key: key)
         }
     }
 
-    /// Stores `value` under `key`, keeping the keys the stored payload has and `Value` does
-    /// not know; a stored payload that does not decode as `Value` is set aside
-    /// (``setAside(_:)``) in the same step of the store as the write (``replace(_:with:settingAside:)``),
-    /// so nothing is lost.
+    /// Stores `value` under `key` with the store's ``codec``, keeping the keys the stored
+    /// payload has and `Value` does not know; a stored payload that does not decode as `Value`
+    /// is set aside (``setAside(forKey:)``) in the same step of the store as the write
+    /// (``replace(_:forKey:settingAside:)``), so nothing is lost.
     /// - Parameters:
     ///   - value: The value.
     ///   - key: The key.
-    ///   - codec: The tree representation; `nil` uses the store's ``codec``.
     /// - Throws: `RawCodingError` from encoding, reading (a storage failure) or writing;
     ///   nothing was written or set aside.
-    public func set<Value: Codable>(_ value: Value, forKey key: String, codec: (any Codec)? = nil)
-        throws(RawCodingError)
-    {
-        let codec = codec ?? self.codec
+    public func set<Value: Codable>(_ value: Value, forKey key: String) throws(RawCodingError) {
         let base = try writeBackBase(of: value, forKey: key, codec: codec)
         try writeBack(value, forKey: key, codec: codec, base: base)
     }
 
-    /// Reads, changes and writes the value under `key` as one step (see ``update(_:_:)``),
-    /// keeping the payload's unknown keys.
+    /// Reads, changes and writes the value under `key` as one step (see
+    /// ``update(forKey:_:)``), keeping the payload's unknown keys.
     ///
     /// ```swift
-    /// let launches = try store.update("launches", as: Int.self, default: 0) { $0 += 1; return $0 }
+    /// let launches = try store.update(Int.self, forKey: "launches", defaultValue: 0) { $0 += 1; return $0 }
     /// ```
     /// - Parameters:
-    ///   - key: The key.
     ///   - type: The type.
+    ///   - key: The key.
     ///   - defaultValue: The value `body` gets when the key holds nothing, and the source of
-    ///     missing keys.
-    ///   - codec: The tree representation; `nil` uses the store's ``codec``.
+    ///     keys the payload lacks.
     ///   - body: Changes the value.
     /// - Returns: What `body` returns.
     /// - Throws: `RawCodingError`; a stored payload that does not decode is an
     ///   error and is left as it is.
     @discardableResult
     public func update<Value: Codable, Result>(
-        _ key: String, as type: Value.Type, default defaultValue: Value, codec: (any Codec)? = nil,
+        _ type: Value.Type, forKey key: String, defaultValue: Value,
         _ body: (inout Value) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
-        let codec = codec ?? self.codec
-        return try update(key) { (tree: inout StoredValue?) throws(RawCodingError) -> Result in
+        let codec = self.codec
+        return try update(forKey: key) { (tree: inout StoredValue?) throws(RawCodingError) -> Result in
             var value = defaultValue
             var unknownKeys = StoredUnknownKeys.none
             if let stored = tree {
@@ -94,13 +113,13 @@ extension KeyValueStore {
     /// - Parameters:
     ///   - type: The type.
     ///   - key: The key.
-    ///   - defaultValue: The value when the key holds nothing or does not decode.
-    ///   - codec: The tree representation; `nil` uses the store's ``codec``.
+    ///   - defaultValue: The value when the key holds nothing or does not decode, and the
+    ///     source of keys the payload lacks.
     /// - Returns: The stream.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     public func values<Value: Codable & Sendable>(
-        _ type: Value.Type, forKey key: String, default defaultValue: Value, codec: (any Codec)? = nil
+        _ type: Value.Type, forKey key: String, defaultValue: Value
     ) -> AsyncStream<Value> {
-        StoredProperty(key, store: self, defaultValue: defaultValue, codec: codec).values()
+        StoredProperty(key, store: self, defaultValue: defaultValue).values()
     }
 }

@@ -25,7 +25,7 @@ extension KeyValueStore {
     ) throws(RawCodingError) -> WriteBackBase {
         let tree: StoredValue?
         do throws(RawCodingError) {
-            tree = try read(key)
+            tree = try read(forKey: key)
         } catch  where error.isStorageFailure {
             throw error
         } catch {
@@ -59,7 +59,7 @@ extension KeyValueStore {
                 throw error.at(key: key)
             }
         }
-        _ = try replace(key, with: tree, settingAside: base.settingAside)
+        _ = try replace(tree, forKey: key, settingAside: base.settingAside)
         return tree
     }
 }

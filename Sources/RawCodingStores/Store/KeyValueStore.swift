@@ -13,7 +13,7 @@ import RawCoding
 /// ```swift
 /// let store = try FileStore(directory: appSupport.appendingPathComponent("Settings"))
 /// try store.write(["volume": 0.5], forKey: "audio")
-/// let count = try store.update("launches", as: Int.self, default: 0) { $0 += 1; return $0 }
+/// let count = try store.update(Int.self, forKey: "launches", defaultValue: 0) { $0 += 1; return $0 }
 /// ```
 ///
 /// Every method may be called from any thread. ``KeyValueStoreContract`` checks an adopter.
@@ -28,13 +28,13 @@ public protocol KeyValueStore: AnyObject, Sendable {
     /// - Returns: The tree, or `nil`.
     /// - Throws: `RawCodingError`: of kind `.decodingFailed` or
     ///   `.limitExceeded` when the stored payload cannot be read (it is
-    ///   left as it is; see ``setAside(_:)``), `.storageFailed` when the
+    ///   left as it is; see ``setAside(forKey:)``), `.storageFailed` when the
     ///   storage itself fails.
-    func read(_ key: String) throws(RawCodingError) -> StoredValue?
+    func read(forKey key: String) throws(RawCodingError) -> StoredValue?
 
     /// Stores `value` under `key`, replacing what was there, and notifies observers.
     /// - Parameters:
-    ///   - value: The tree; `StoredValue.null` is refused (use ``remove(_:)``).
+    ///   - value: The tree; `StoredValue.null` is refused (use ``remove(forKey:)``).
     ///   - key: The key.
     /// - Throws: `RawCodingError`: `.encodingFailed` or
     ///   `.limitExceeded` for a value the store cannot hold, or
@@ -44,7 +44,7 @@ public protocol KeyValueStore: AnyObject, Sendable {
     /// Removes the value under `key`, if any, and notifies observers if there was one.
     /// - Parameter key: The key.
     /// - Throws: `RawCodingError` of kind `.storageFailed`.
-    func remove(_ key: String) throws(RawCodingError)
+    func remove(forKey key: String) throws(RawCodingError)
 
     /// Reads, changes and writes the value under `key` as one step: no other write to the key
     /// through this store's backing storage (another instance, and for ``FileStore`` another
@@ -55,9 +55,9 @@ public protocol KeyValueStore: AnyObject, Sendable {
     ///     removes the key. If `body` throws, nothing is written. It runs under the store's
     ///     lock, so it must not call the store.
     /// - Returns: What `body` returns.
-    /// - Throws: `RawCodingError`: what ``read(_:)``, ``write(_:forKey:)`` or `body` throws.
+    /// - Throws: `RawCodingError`: what ``read(forKey:)``, ``write(_:forKey:)`` or `body` throws.
     func update<Result>(
-        _ key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
+        forKey key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result
 
     /// The keys that hold values, sorted; set-aside payloads are not among them.
@@ -70,7 +70,7 @@ public protocol KeyValueStore: AnyObject, Sendable {
     /// the store can see them, changes made outside the process.
     ///
     /// The handler runs on the thread that made the change or on a background thread; it
-    /// must not block. Changes are reported after they are visible to ``read(_:)``.
+    /// must not block. Changes are reported after they are visible to ``read(forKey:)``.
     /// - Parameter handler: Receives each change.
     /// - Returns: Keeps the observation alive; it ends when the object is released or
     ///   ``StoreObservation/cancel()`` is called.
@@ -83,7 +83,7 @@ public protocol KeyValueStore: AnyObject, Sendable {
     /// - Returns: The payload as it was set aside, or `nil` if the key held nothing.
     /// - Throws: `RawCodingError` of kind `.storageFailed`; then the
     ///   payload is still under `key`.
-    func setAside(_ key: String) throws(RawCodingError) -> SetAsidePayload?
+    func setAside(forKey key: String) throws(RawCodingError) -> SetAsidePayload?
 
     /// Replaces the value under `key` as one step, first setting aside what is there when
     /// `settingAside` is true: the write-back of a value over a payload that did not decode.
@@ -94,9 +94,9 @@ public protocol KeyValueStore: AnyObject, Sendable {
     ///   - value: The new tree; `nil` removes the key.
     ///   - settingAside: Whether the payload under `key`, if any, is set aside first.
     /// - Returns: The payload set aside, if one was.
-    /// - Throws: `RawCodingError`, as ``write(_:forKey:)`` and ``setAside(_:)``; then the store
+    /// - Throws: `RawCodingError`, as ``write(_:forKey:)`` and ``setAside(forKey:)``; then the store
     ///   is as it was.
-    func replace(_ key: String, with value: StoredValue?, settingAside: Bool) throws(RawCodingError)
+    func replace(_ value: StoredValue?, forKey key: String, settingAside: Bool) throws(RawCodingError)
         -> SetAsidePayload?
 
     /// Every payload set aside and not yet discarded, oldest first.
@@ -111,14 +111,14 @@ public protocol KeyValueStore: AnyObject, Sendable {
 }
 
 extension KeyValueStore {
-    /// Stores `value` under `key` through ``update(_:_:)``. A store overrides this when it can
+    /// Stores `value` under `key` through ``update(forKey:_:)``. A store overrides this when it can
     /// write without reading the old value first.
     /// - Parameters:
     ///   - value: The tree; `StoredValue.null` is refused.
     ///   - key: The key.
-    /// - Throws: `RawCodingError`, as ``update(_:_:)``.
+    /// - Throws: `RawCodingError`, as ``update(forKey:_:)``.
     public func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
-        try update(key) { $0 = value }
+        try update(forKey: key) { $0 = value }
     }
 
     /// Sets aside what `key` holds, then writes `value` (or removes the key): two steps, not
@@ -129,19 +129,19 @@ extension KeyValueStore {
     ///   - value: The new tree; `nil` removes the key.
     ///   - settingAside: Whether the payload under `key` is set aside first.
     /// - Returns: The payload set aside, if one was.
-    /// - Throws: `RawCodingError`, as ``setAside(_:)`` and ``write(_:forKey:)``.
-    public func replace(_ key: String, with value: StoredValue?, settingAside: Bool) throws(RawCodingError)
+    /// - Throws: `RawCodingError`, as ``setAside(forKey:)`` and ``write(_:forKey:)``.
+    public func replace(_ value: StoredValue?, forKey key: String, settingAside: Bool) throws(RawCodingError)
         -> SetAsidePayload?
     {
-        let payload = settingAside ? try setAside(key) : nil
-        if let value { try write(value, forKey: key) } else { try remove(key) }
+        let payload = settingAside ? try setAside(forKey: key) : nil
+        if let value { try write(value, forKey: key) } else { try remove(forKey: key) }
         return payload
     }
 
-    /// Removes the value under `key` through ``update(_:_:)``.
+    /// Removes the value under `key` through ``update(forKey:_:)``.
     /// - Parameter key: The key.
-    /// - Throws: `RawCodingError`, as ``update(_:_:)``.
-    public func remove(_ key: String) throws(RawCodingError) {
-        try update(key) { $0 = nil }
+    /// - Throws: `RawCodingError`, as ``update(forKey:_:)``.
+    public func remove(forKey key: String) throws(RawCodingError) {
+        try update(forKey: key) { $0 = nil }
     }
 }

@@ -51,20 +51,20 @@ public struct KeyValueStoreLimits: Sendable, Hashable {
     ///   - key: Its key.
     /// - Returns: The size in bytes.
     /// - Throws: `RawCodingError` if the tree cannot be written as a property list.
-    public static func size(of value: StoredValue, key: String) throws(RawCodingError) -> Int {
+    public static func size(of value: StoredValue, forKey key: String) throws(RawCodingError) -> Int {
         key.utf8.count + (try PropertyListCodec(format: .binary).writeTree(value).count)
     }
 
     /// Checks that writing a value of `size` bytes under `key` keeps within the limits.
     /// - Parameters:
+    ///   - size: ``size(of:forKey:)`` of the new value.
     ///   - key: The key to write.
-    ///   - size: ``size(of:key:)`` of the new value.
     ///   - sizes: The size of every value the store holds now, by key.
     ///   - store: The store, named in the error.
     /// - Throws: `RawCodingError` of kind `.limitExceeded` naming the
     ///   limit and the numbers.
     public func check(
-        writing key: String, size: Int, into sizes: [String: Int], store: Any.Type
+        writingBytes size: Int, forKey key: String, into sizes: [String: Int], store: Any.Type
     ) throws(RawCodingError) {
         func refuse(_ reason: String) -> RawCodingError {
             RawCodingError(
@@ -102,7 +102,7 @@ public struct KeyValueStoreLimits: Sendable, Hashable {
         writing value: StoredValue, forKey key: String, into current: [String: StoredValue], store: Any.Type
     ) throws(RawCodingError) {
         var sizes: [String: Int] = [:]
-        for (existing, stored) in current { sizes[existing] = try Self.size(of: stored, key: existing) }
-        try check(writing: key, size: try Self.size(of: value, key: key), into: sizes, store: store)
+        for (existing, stored) in current { sizes[existing] = try Self.size(of: stored, forKey: existing) }
+        try check(writingBytes: try Self.size(of: value, forKey: key), forKey: key, into: sizes, store: store)
     }
 }

@@ -47,7 +47,8 @@ struct DefaultFillingTests {
         #expect(stored.filledKeyPaths.sorted() == ["account.color", "scores", "volume"])
         #expect(stored.isOutdated)
         #expect(stored.storedVersion == nil)
-        #expect(try codec.decode(Profile.self, from: old, defaultValue: Profile.defaultValue) == stored.value)
+        #expect(
+            try codec.decodeStored(Profile.self, from: old, defaultValue: Profile.defaultValue).value == stored.value)
     }
 
     @Test func addedFieldsDecodeOldDataThroughRawCodable() throws {
@@ -61,11 +62,14 @@ struct DefaultFillingTests {
 
     @Test func anExplicitDefaultFillsATypeWithoutStoredDefault() throws {
         let text = #"{"name":"ada","account":{"email":"ada@example.com"},"tags":[]}"#
-        let value = try JSONCodec().decode(
+        let value = try JSONCodec().decodeStored(
             SampleSettings.Account.self, from: #"{"id":7}"#,
-            defaultValue: SampleSettings.Account(id: 0, joined: Date(timeIntervalSinceReferenceDate: 12)))
+            defaultValue: SampleSettings.Account(id: 0, joined: Date(timeIntervalSinceReferenceDate: 12))
+        ).value
         #expect(value == SampleSettings.Account(id: 7, joined: Date(timeIntervalSinceReferenceDate: 12)))
-        #expect(try JSONCodec().decode(Profile.self, from: text, defaultValue: Profile.defaultValue).volume == 0.5)
+        #expect(
+            try JSONCodec().decodeStored(Profile.self, from: text, defaultValue: Profile.defaultValue).value.volume
+                == 0.5)
     }
 
     @Test(arguments: CodecCase.allCases)

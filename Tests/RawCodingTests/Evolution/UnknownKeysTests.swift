@@ -87,7 +87,7 @@ struct UnknownKeysTests {
     }
 
     @Test func writingBackMoreThanTheLimitsAllowIsRefused() throws {
-        let codec = JSONCodec(limits: Limits(maximumInputSize: 200))
+        let codec = JSONCodec(limits: Limits(maximumInputBytes: 200))
         let payload = Data(
             #"{"name":"a","account":{"email":"e"},"history":[],"labels":{},"note":"\#(String(repeating: "x", count: 120))"}"#
                 .utf8)

@@ -226,7 +226,7 @@ struct BinaryPropertyListTests {
         }
         #expect(expansion?.kind == .limitExceeded)
         #expect(expansion?.reason.contains("shares containers that, written back") == true)
-        let raised = Limits(maximumInputSize: 64 << 20, maximumValueCount: 1 << 21, maximumExpansion: .max)
+        let raised = Limits(maximumInputBytes: 64 << 20, maximumValueCount: 1 << 21, maximumExpansion: .max)
         let tree = try read(builder.build(), limits: raised)
         let written = try PropertyListCodec(format: .binary, limits: raised)
             .writeTree(tree)

@@ -225,7 +225,7 @@ struct JSONReaderTests {
     }
 
     @Test func limitsAreEnforced() throws {
-        let small = JSONReader(limits: Limits(maximumInputSize: 10))
+        let small = JSONReader(limits: Limits(maximumInputBytes: 10))
         let size = #expect(throws: RawCodingError.self) { try small.read(Data("[1,2,3,4,5,6]".utf8)) }
         #expect(size?.kind == .limitExceeded)
         let few = JSONReader(limits: Limits(maximumValueCount: 5))

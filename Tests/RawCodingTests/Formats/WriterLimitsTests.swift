@@ -53,14 +53,14 @@ struct WriterLimitsTests {
         #expect(throws: (any Error).self) { try pair.read(data, .default) }
     }
 
-    /// Output over `maximumInputSize` and trees over `maximumValueCount` are refused, naming
+    /// Output over `maximumInputBytes` and trees over `maximumValueCount` are refused, naming
     /// the limit; within them the reader gives the tree back.
     @Test(arguments: pairs)
     func sizeAndCountPastTheReadersLimitsAreRefused(_ pair: Pair) throws {
         let tree = StoredValue.array((0..<200).map { .string("value \($0)") })
-        let small = Limits(maximumInputSize: 256)
+        let small = Limits(maximumInputBytes: 256)
         Self.expectLimit(
-            #expect(throws: (any Error).self) { try pair.write(tree, small) }, "Limits.maximumInputSize", pair)
+            #expect(throws: (any Error).self) { try pair.write(tree, small) }, "Limits.maximumInputBytes", pair)
         let few = Limits(maximumValueCount: 100)
         Self.expectLimit(
             #expect(throws: (any Error).self) { try pair.write(tree, few) }, "Limits.maximumValueCount", pair)

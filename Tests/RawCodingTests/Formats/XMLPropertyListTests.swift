@@ -200,7 +200,7 @@ struct XMLPropertyListTests {
         let count = #expect(throws: RawCodingError.self) { try read(text, limits: Limits(maximumValueCount: 10)) }
         #expect(count?.kind == .limitExceeded)
         _ = try read(text, limits: Limits(maximumValueCount: 11))
-        #expect(throws: RawCodingError.self) { try read(text, limits: Limits(maximumInputSize: 100)) }
+        #expect(throws: RawCodingError.self) { try read(text, limits: Limits(maximumInputBytes: 100)) }
         #expect(throws: RawCodingError.self) { try read("<array><array/></array>", limits: Limits(maximumDepth: 1)) }
     }
 

@@ -45,7 +45,7 @@ struct StreamingConversionTests {
             #"{"a":[1,2,}"#, #"{"a" 1}"#, "[1] x", "", #"{"k":[true,fals]}"#, "[[[[1]]]]", #"{"s":"\uD800"}"#,
             "[1 2]", #"{"a":1 "b":2}"#, #"{"a":[[1],[2 3]]}"#, #"{"a":{"b":1,}}"#,
         ]
-        let limits = Limits(maximumInputSize: 1 << 20, maximumDepth: 3, maximumValueCount: 100)
+        let limits = Limits(maximumInputBytes: 1 << 20, maximumDepth: 3, maximumValueCount: 100)
         for text in cases {
             let expected = #expect(throws: RawCodingError.self) { try JSONReader(limits: limits).read(Data(text.utf8)) }
             var thrown: (any Error)?

@@ -90,7 +90,7 @@ struct ToolInteropTests {
         let slack = Sanitizers.address ? 640 << 20 : Sanitizers.thread ? 256 << 20 : 0
         #expect(peak <= 4 * size + slack, "peak resident memory \(peak) bytes for \(size) bytes of JSON")
         let features = try BinaryPropertyListReader(
-            limits: Limits(maximumInputSize: 1 << 30, maximumValueCount: 1 << 26)
+            limits: Limits(maximumInputBytes: 1 << 30, maximumValueCount: 1 << 26)
         )
         .read(converted)["features"]?.arrayValue
         #expect((features?.count ?? 0) > 700)

@@ -12,7 +12,7 @@ package enum JSONToBinaryPropertyList {
     package static func convert(
         _ data: Data, limits: Limits, transform: (StoredValue, () -> String) throws -> StoredValue
     ) throws -> [UInt8] {
-        guard data.count <= limits.maximumInputSize else { throw limits.inputSizeFailure(data.count) }
+        guard data.count <= limits.maximumInputBytes else { throw limits.inputSizeFailure(data.count) }
         return try data.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
             // Binary output of a JSON document of numbers and short strings is about its size;

@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// var limits = Limits.default
-/// limits.maximumInputSize = 64 << 20
+/// limits.maximumInputBytes = 64 << 20
 /// let codec = JSONCodec(limits: limits)
 /// ```
 ///
@@ -12,7 +12,7 @@
 /// documents you trust; lower them for input from outside.
 public struct Limits: Hashable, Sendable {
     /// The largest input, in bytes (UTF-8 bytes for text), a reader accepts. Default: 8 MiB.
-    public var maximumInputSize: Int
+    public var maximumInputBytes: Int
 
     /// How deeply arrays and dictionaries may nest. Default: 512, as Foundation's JSON coders.
     ///
@@ -56,15 +56,15 @@ public struct Limits: Hashable, Sendable {
 
     /// Creates limits.
     /// - Parameters:
-    ///   - maximumInputSize: The largest input in bytes. Zero or less accepts no input.
+    ///   - maximumInputBytes: The largest input in bytes. Zero or less accepts no input.
     ///   - maximumDepth: The deepest nesting of arrays and dictionaries.
     ///   - maximumValueCount: The most values a reader produces.
     ///   - maximumExpansion: The most values per byte of input beyond ``expansionFloor``.
     public init(
-        maximumInputSize: Int = 8 << 20, maximumDepth: Int = 512, maximumValueCount: Int = 1 << 22,
+        maximumInputBytes: Int = 8 << 20, maximumDepth: Int = 512, maximumValueCount: Int = 1 << 22,
         maximumExpansion: Int = 1
     ) {
-        self.maximumInputSize = maximumInputSize
+        self.maximumInputBytes = maximumInputBytes
         self.maximumDepth = maximumDepth
         self.maximumValueCount = maximumValueCount
         self.maximumExpansion = maximumExpansion
@@ -77,11 +77,11 @@ public struct Limits: Hashable, Sendable {
     /// ``maximumDepth`` within ``depthCeiling``.
     var effectiveDepth: Int { Swift.min(maximumDepth, Self.depthCeiling) }
 
-    /// The failure for an input of `byteCount` bytes, over ``maximumInputSize``.
+    /// The failure for an input of `byteCount` bytes, over ``maximumInputBytes``.
     func inputSizeFailure(_ byteCount: Int) -> FormatFailure {
         .limit(
-            "input is \(byteCount) bytes, over the limit of \(maximumInputSize) bytes; raise Limits.maximumInputSize if this input is expected",
-            at: InputPosition(byteOffset: max(maximumInputSize, 0)))
+            "input is \(byteCount) bytes, over the limit of \(maximumInputBytes) bytes; raise Limits.maximumInputBytes if this input is expected",
+            at: InputPosition(byteOffset: max(maximumInputBytes, 0)))
     }
 
     /// The failure for nesting deeper than allowed.

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The write rule: ``writeTree(_:limits:allowingLoss:depthChecked:)`` refuses, with the path,
 /// every tree that ``readTree(_:limits:)`` under the same limits would refuse (too deep, too many values, more
-/// bytes than ``Limits/maximumInputSize``, or a value the format's readers do not take back),
+/// bytes than ``Limits/maximumInputBytes``, or a value the format's readers do not take back),
 /// so nothing is written that cannot be read back.
 package protocol TreeFormat: Sendable {
     /// The format's name for messages: `JSON`, `XML property list`, `binary property list`.
@@ -38,7 +38,7 @@ package protocol TreeFormat: Sendable {
 extension TreeFormat {
     /// Reads a whole input under `limits`.
     package func readTree(_ data: Data, limits: Limits) throws(FormatFailure) -> StoredValue {
-        guard data.count <= limits.maximumInputSize else { throw limits.inputSizeFailure(data.count) }
+        guard data.count <= limits.maximumInputBytes else { throw limits.inputSizeFailure(data.count) }
         let result = data.withUnsafeBytes { raw -> Result<StoredValue, FormatFailure> in
             do throws(FormatFailure) {
                 return .success(try parse(raw.bindMemory(to: UInt8.self), limits: limits))
@@ -61,15 +61,15 @@ extension TreeFormat {
     ) throws(FormatFailure) -> [UInt8] {
         let countIsBounded =
             countsValuesWhileWriting
-            || limits.maximumValueCount >= mostValues(inBytes: max(limits.maximumInputSize, 0))
+            || limits.maximumValueCount >= mostValues(inBytes: max(limits.maximumInputBytes, 0))
         if !(depthChecked && countIsBounded) {
             var census = TreeCensus(limits: limits, format: self)
             try census.visit(value, depth: 0)
         }
         let bytes = try serialize(value, limits: limits, refusingLoss: !allowingLoss)
-        guard bytes.count <= limits.maximumInputSize else {
+        guard bytes.count <= limits.maximumInputBytes else {
             throw .overLimit(
-                "the \(formatName) output is \(bytes.count) bytes, over the limit of \(limits.maximumInputSize) bytes its reader takes (Limits.maximumInputSize)"
+                "the \(formatName) output is \(bytes.count) bytes, over the limit of \(limits.maximumInputBytes) bytes its reader takes (Limits.maximumInputBytes)"
             )
         }
         return bytes
@@ -207,9 +207,9 @@ package struct BinaryPropertyListTreeFormat: TreeFormat {
         // objects, each once, not by writing: the tree can hold millions of values.
         if parser.sharesContainers {
             let size = try parser.writtenSizeBound()
-            if size > limits.maximumInputSize {
+            if size > limits.maximumInputBytes {
                 throw .limit(
-                    "the property list shares containers that, written back, could take \(size) bytes, more than the \(limits.maximumInputSize) allowed (Limits.maximumInputSize)",
+                    "the property list shares containers that, written back, could take \(size) bytes, more than the \(limits.maximumInputBytes) allowed (Limits.maximumInputBytes)",
                     at: InputPosition(byteOffset: parser.tableStart))
             }
         }
