@@ -115,20 +115,20 @@ public struct JSONCodec: StringCodec, Hashable {
     func encoder(checking keyFailures: KeyRoundTripCheck?) -> StoredValueEncoder {
         var encoder = StoredValueEncoder()
         switch dates {
-        case .secondsSinceReferenceDate: encoder.dateEncodingStrategy = .deferredToDate
-        case .secondsSince1970: encoder.dateEncodingStrategy = .custom(JSONDateCoding.encodeSince1970)
-        case .iso8601: encoder.dateEncodingStrategy = .custom(JSONDateCoding.encodeISO8601)
+        case .secondsSinceReferenceDate: encoder.dates = .secondsSinceReferenceDate
+        case .secondsSince1970: encoder.dates = .custom(JSONDateCoding.encodeSince1970)
+        case .iso8601: encoder.dates = .custom(JSONDateCoding.encodeISO8601)
         }
-        encoder.dataEncodingStrategy = data == .base64 ? .base64 : .deferredToData
+        encoder.data = data == .base64 ? .base64 : .byteArray
         if let keyFailures {
-            encoder.keyEncodingStrategy = .custom { path in keyFailures.convert(path) }
+            encoder.keys = .custom { path in keyFailures.convert(path) }
         }
         switch nonFiniteNumbers {
         case .strings(let positiveInfinity, let negativeInfinity, let nan):
-            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            encoder.nonFiniteNumbers = .strings(
                 positiveInfinity: positiveInfinity, negativeInfinity: negativeInfinity, nan: nan)
         case .throw:
-            encoder.nonConformingFloatEncodingStrategy = .throw
+            encoder.nonFiniteNumbers = .throw
         }
         encoder.decimalEncoding = .stored
         encoder.maximumDepth = limits.effectiveDepth
@@ -139,14 +139,14 @@ public struct JSONCodec: StringCodec, Hashable {
     var decoder: StoredValueDecoder {
         var decoder = StoredValueDecoder()
         switch dates {
-        case .secondsSinceReferenceDate: decoder.dateDecodingStrategy = .deferredToDate
-        case .secondsSince1970: decoder.dateDecodingStrategy = .custom(JSONDateCoding.decodeSince1970)
-        case .iso8601: decoder.dateDecodingStrategy = .custom(JSONDateCoding.decodeISO8601)
+        case .secondsSinceReferenceDate: decoder.dates = .secondsSinceReferenceDate
+        case .secondsSince1970: decoder.dates = .custom(JSONDateCoding.decodeSince1970)
+        case .iso8601: decoder.dates = .custom(JSONDateCoding.decodeISO8601)
         }
-        decoder.dataDecodingStrategy = data == .base64 ? .base64 : .deferredToData
-        if keys == .snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+        decoder.data = data == .base64 ? .base64 : .byteArray
+        if keys == .snakeCase { decoder.keys = .snakeCase }
         if case .strings(let positiveInfinity, let negativeInfinity, let nan) = nonFiniteNumbers {
-            decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            decoder.nonFiniteNumbers = .strings(
                 positiveInfinity: positiveInfinity, negativeInfinity: negativeInfinity, nan: nan)
         }
         decoder.maximumDepth = limits.effectiveDepth

@@ -15,11 +15,11 @@ import Foundation
 /// `dataCorrupted`) with the same coding paths `JSONDecoder` reports for the same mistake.
 public struct StoredValueDecoder: Sendable {
     /// How `Date` values are read.
-    public enum DateDecodingStrategy: Sendable {
+    public enum DateStrategy: Sendable {
         /// From ``StoredValue/date(_:)``. The default.
         case stored
         /// As `Date` decodes itself: seconds since 2001-01-01.
-        case deferredToDate
+        case secondsSinceReferenceDate
         /// From seconds since 1970-01-01.
         case secondsSince1970
         /// From milliseconds since 1970-01-01.
@@ -31,11 +31,11 @@ public struct StoredValueDecoder: Sendable {
     }
 
     /// How `Data` values are read.
-    public enum DataDecodingStrategy: Sendable {
+    public enum DataStrategy: Sendable {
         /// From ``StoredValue/data(_:)``. The default.
         case stored
         /// As `Data` decodes itself: from an array of byte values.
-        case deferredToData
+        case byteArray
         /// From a Base64 string.
         case base64
         /// By the closure, from the decoder it is given.
@@ -43,31 +43,31 @@ public struct StoredValueDecoder: Sendable {
     }
 
     /// How dictionary keys are matched to coding keys.
-    public enum KeyDecodingStrategy: Sendable {
+    public enum KeyStrategy: Sendable {
         /// Keys are used as they are. The default.
         case useDefaultKeys
         /// `my_url_value` is read as `myUrlValue`, as `JSONDecoder` converts.
-        case convertFromSnakeCase
+        case snakeCase
         /// The closure's key for the coding path ending in the dictionary key.
         case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
     }
 
     /// How infinite and NaN values are read.
-    public enum NonConformingFloatDecodingStrategy: Sendable {
+    public enum NonFiniteStrategy: Sendable {
         /// Only from ``StoredValue/double(_:)``, which holds them. The default.
         case allow
         /// Also from the given strings.
-        case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
+        case strings(positiveInfinity: String, negativeInfinity: String, nan: String)
     }
 
-    /// How dates are read. Default: ``DateDecodingStrategy/stored``.
-    public var dateDecodingStrategy: DateDecodingStrategy = .stored
-    /// How bytes are read. Default: ``DataDecodingStrategy/stored``.
-    public var dataDecodingStrategy: DataDecodingStrategy = .stored
-    /// How keys are matched. Default: ``KeyDecodingStrategy/useDefaultKeys``.
-    public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
-    /// How non-finite numbers are read. Default: ``NonConformingFloatDecodingStrategy/allow``.
-    public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .allow
+    /// How dates are read. Default: ``DateStrategy/stored``.
+    public var dates: DateStrategy = .stored
+    /// How bytes are read. Default: ``DataStrategy/stored``.
+    public var data: DataStrategy = .stored
+    /// How keys are matched. Default: ``KeyStrategy/useDefaultKeys``.
+    public var keys: KeyStrategy = .useDefaultKeys
+    /// How non-finite numbers are read. Default: ``NonFiniteStrategy/allow``.
+    public var nonFiniteNumbers: NonFiniteStrategy = .allow
     /// How deeply values may nest (default 512, as in Foundation's JSON coders). Deeper
     /// nesting is a thrown error instead of a stack overflow: coding recurses once per level,
     /// and a secondary thread's stack holds only a few thousand levels.

@@ -2,24 +2,27 @@ import Foundation
 
 /// Encodes any `Encodable` value into a ``StoredValue`` tree, without going through bytes.
 ///
-/// The options follow Foundation's `JSONEncoder`, so a value encodes to the tree JSON would
-/// hold, except that the defaults keep what property lists keep: dates stay ``StoredValue/date(_:)``,
-/// bytes stay ``StoredValue/data(_:)``, and non-finite doubles stay doubles.
+/// The options have ``JSONCodec``'s names (`dates`, `data`, `keys`, `nonFiniteNumbers`, with
+/// cases such as `.iso8601`, `.byteArray` and `.snakeCase`), plus the forms Foundation's
+/// `JSONEncoder` also has (`.custom`, `.millisecondsSince1970`): a value encodes to the tree
+/// JSON would hold, except that the defaults keep what property lists keep: dates stay
+/// ``StoredValue/date(_:)``, bytes stay ``StoredValue/data(_:)``, and non-finite doubles stay
+/// doubles.
 ///
 /// ```swift
 /// var encoder = StoredValueEncoder()
-/// encoder.keyEncodingStrategy = .convertToSnakeCase
+/// encoder.keys = .snakeCase
 /// let tree = try encoder.encode(settings)       // ["font_size": 14, "theme": "dark"]
 /// ```
 ///
 /// Errors are Foundation's `EncodingError`, with the coding path of the value that failed.
 public struct StoredValueEncoder: Sendable {
     /// How `Date` values are stored.
-    public enum DateEncodingStrategy: Sendable {
+    public enum DateStrategy: Sendable {
         /// As ``StoredValue/date(_:)``. The default.
         case stored
         /// As `Date` encodes itself: seconds since 2001-01-01 (a double).
-        case deferredToDate
+        case secondsSinceReferenceDate
         /// Seconds since 1970-01-01, a double.
         case secondsSince1970
         /// Milliseconds since 1970-01-01, a double.
@@ -31,11 +34,11 @@ public struct StoredValueEncoder: Sendable {
     }
 
     /// How `Data` values are stored.
-    public enum DataEncodingStrategy: Sendable {
+    public enum DataStrategy: Sendable {
         /// As ``StoredValue/data(_:)``. The default.
         case stored
         /// As `Data` encodes itself: an array of byte values.
-        case deferredToData
+        case byteArray
         /// As a Base64 string.
         case base64
         /// By the closure, which encodes into the encoder it is given.
@@ -43,33 +46,33 @@ public struct StoredValueEncoder: Sendable {
     }
 
     /// How coding keys become dictionary keys.
-    public enum KeyEncodingStrategy: Sendable {
+    public enum KeyStrategy: Sendable {
         /// Each key's `stringValue`. The default.
         case useDefaultKeys
         /// `myURLValue` becomes `my_url_value`, as `JSONEncoder` converts.
-        case convertToSnakeCase
+        case snakeCase
         /// The closure's key for the coding path ending in the key to convert.
         case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
     }
 
     /// How infinite and NaN `Double`/`Float` values are stored.
-    public enum NonConformingFloatEncodingStrategy: Sendable {
+    public enum NonFiniteStrategy: Sendable {
         /// As ``StoredValue/double(_:)``, which holds them. The default.
         case allow
         /// Throw `EncodingError.invalidValue`, as `JSONEncoder` does by default.
         case `throw`
         /// As the given strings.
-        case convertToString(positiveInfinity: String, negativeInfinity: String, nan: String)
+        case strings(positiveInfinity: String, negativeInfinity: String, nan: String)
     }
 
-    /// How dates are stored. Default: ``DateEncodingStrategy/stored``.
-    public var dateEncodingStrategy: DateEncodingStrategy = .stored
-    /// How bytes are stored. Default: ``DataEncodingStrategy/stored``.
-    public var dataEncodingStrategy: DataEncodingStrategy = .stored
-    /// How keys are converted. Default: ``KeyEncodingStrategy/useDefaultKeys``.
-    public var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
-    /// How non-finite numbers are stored. Default: ``NonConformingFloatEncodingStrategy/allow``.
-    public var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy = .allow
+    /// How dates are stored. Default: ``DateStrategy/stored``.
+    public var dates: DateStrategy = .stored
+    /// How bytes are stored. Default: ``DataStrategy/stored``.
+    public var data: DataStrategy = .stored
+    /// How keys are converted. Default: ``KeyStrategy/useDefaultKeys``.
+    public var keys: KeyStrategy = .useDefaultKeys
+    /// How non-finite numbers are stored. Default: ``NonFiniteStrategy/allow``.
+    public var nonFiniteNumbers: NonFiniteStrategy = .allow
     /// How deeply values may nest (default 512, as in Foundation's JSON coders). Deeper
     /// nesting is a thrown error instead of a stack overflow: coding recurses once per level,
     /// and a secondary thread's stack holds only a few thousand levels.

@@ -24,17 +24,17 @@ struct EngineOptionsTests {
     @Test func dateStrategiesMatchJSONEncoderAndReadBack() throws {
         let pairs:
             [(
-                StoredValueEncoder.DateEncodingStrategy, StoredValueDecoder.DateDecodingStrategy,
+                StoredValueEncoder.DateStrategy, StoredValueDecoder.DateStrategy,
                 JSONEncoder.DateEncodingStrategy
             )] = [
-                (.deferredToDate, .deferredToDate, .deferredToDate),
+                (.secondsSinceReferenceDate, .secondsSinceReferenceDate, .deferredToDate),
                 (.secondsSince1970, .secondsSince1970, .secondsSince1970),
                 (.millisecondsSince1970, .millisecondsSince1970, .millisecondsSince1970),
                 (.iso8601, .iso8601, .iso8601),
             ]
         for (ours, decoding, theirs) in pairs {
             var encoder = StoredValueEncoder()
-            encoder.dateEncodingStrategy = ours
+            encoder.dates = ours
             let tree = try encoder.encode(Self.event)
             let foundation = try Self.foundationTree(Self.event) {
                 $0.dateEncodingStrategy = theirs
@@ -42,7 +42,7 @@ struct EngineOptionsTests {
             }
             #expect(tree["at"]?.matchesAsJSON(foundation["at"] ?? .null) == true, "\(ours): \(tree) vs \(foundation)")
             var decoder = StoredValueDecoder()
-            decoder.dateDecodingStrategy = decoding
+            decoder.dates = decoding
             #expect(try decoder.decode(Event.self, from: tree) == Self.event)
         }
         // The default keeps the date itself.
@@ -51,12 +51,12 @@ struct EngineOptionsTests {
 
     @Test func customDateStrategyWritesThroughTheEncoderItIsGiven() throws {
         var encoder = StoredValueEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
+        encoder.dates = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode("day \(Int(date.timeIntervalSince1970 / 86_400))")
         }
         var decoder = StoredValueDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
+        decoder.dates = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
             return Date(timeIntervalSince1970: (Double(text.dropFirst(4)) ?? 0) * 86_400)
         }
@@ -68,25 +68,25 @@ struct EngineOptionsTests {
     @Test func dataStrategiesMatchJSONEncoderAndReadBack() throws {
         let pairs:
             [(
-                StoredValueEncoder.DataEncodingStrategy, StoredValueDecoder.DataDecodingStrategy,
+                StoredValueEncoder.DataStrategy, StoredValueDecoder.DataStrategy,
                 JSONEncoder.DataEncodingStrategy
             )] = [
                 (.base64, .base64, .base64),
-                (.deferredToData, .deferredToData, .deferredToData),
+                (.byteArray, .byteArray, .deferredToData),
             ]
         for (ours, decoding, theirs) in pairs {
             var encoder = StoredValueEncoder()
-            encoder.dataEncodingStrategy = ours
+            encoder.data = ours
             let tree = try encoder.encode(Self.event)
             let foundation = try Self.foundationTree(Self.event) { $0.dataEncodingStrategy = theirs }
             #expect(tree["payload"]?.matchesAsJSON(foundation["payload"] ?? .null) == true, "\(tree) vs \(foundation)")
             var decoder = StoredValueDecoder()
-            decoder.dataDecodingStrategy = decoding
+            decoder.data = decoding
             #expect(try decoder.decode(Event.self, from: tree) == Self.event)
         }
         #expect(try StoredValueEncoder().encode(Self.event)["payload"] == .data(Self.event.payload))
         var badBase64 = StoredValueDecoder()
-        badBase64.dataDecodingStrategy = .base64
+        badBase64.data = .base64
         #expect(throws: DecodingError.self) { try badBase64.decode(Data.self, from: "not base64!") }
     }
 
@@ -106,7 +106,7 @@ struct EngineOptionsTests {
 
     @Test func snakeCaseMatchesJSONEncoderBothWays() throws {
         var encoder = StoredValueEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.keys = .snakeCase
         let tree = try encoder.encode(SnakeKeys())
         let foundation = try Self.foundationTree(SnakeKeys()) { $0.keyEncodingStrategy = .convertToSnakeCase }
         #expect(Set(tree.dictionaryValue?.keys ?? []) == Set(foundation.dictionaryValue?.keys ?? []))
@@ -124,7 +124,7 @@ struct EngineOptionsTests {
         let jsonDecoder = JSONDecoder()
         jsonDecoder.keyDecodingStrategy = .convertFromSnakeCase
         var decoder = StoredValueDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.keys = .snakeCase
         let theirs = try jsonDecoder.decode(SnakeKeysDecoded.self, from: json)
         let ours = try decoder.decode(SnakeKeysDecoded.self, from: JSONReader().read(json))
         #expect(theirs == expected)
@@ -156,12 +156,12 @@ struct EngineOptionsTests {
         jsonDecoder.keyDecodingStrategy = .convertFromSnakeCase
         #expect(try jsonDecoder.decode(Model.self, from: json) == expected)
         var decoder = StoredValueDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.keys = .snakeCase
         let tree = try JSONReader().read(json)
         #expect(try decoder.decode(Model.self, from: tree) == expected)
 
         var encoder = StoredValueEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.keys = .snakeCase
         #expect(try encoder.encode(expected) == tree)
         let foundation = try Self.foundationTree(expected) { $0.keyEncodingStrategy = .convertToSnakeCase }
         #expect(foundation == tree)
@@ -185,7 +185,7 @@ struct EngineOptionsTests {
         struct Inner: Codable, Equatable { var value = 1 }
         struct Outer: Codable, Equatable { var inner = Inner() }
         var encoder = StoredValueEncoder()
-        encoder.keyEncodingStrategy = .custom { path in
+        encoder.keys = .custom { path in
             AnyKey(path.map(\.stringValue).joined(separator: "/"))
         }
         #expect(try encoder.encode(Outer()) == ["inner": ["inner/value": 1]])
@@ -211,7 +211,7 @@ struct EngineOptionsTests {
         #expect(allowed["values"]?[3]?.doubleValue?.isNaN == true)
 
         var throwing = StoredValueEncoder()
-        throwing.nonConformingFloatEncodingStrategy = .throw
+        throwing.nonFiniteNumbers = .throw
         do {
             _ = try throwing.encode(measures)
             Issue.record("infinity accepted")
@@ -220,7 +220,7 @@ struct EngineOptionsTests {
         }
 
         var converting = StoredValueEncoder()
-        converting.nonConformingFloatEncodingStrategy = .convertToString(
+        converting.nonFiniteNumbers = .strings(
             positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
         let converted = try converting.encode(measures)
         let foundation = try Self.foundationTree(measures) {
@@ -229,7 +229,7 @@ struct EngineOptionsTests {
         }
         #expect(converted.matchesAsJSON(foundation), "\(converted) vs \(foundation)")
         var decoder = StoredValueDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+        decoder.nonFiniteNumbers = .strings(
             positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
         let back = try decoder.decode(Measures.self, from: converted)
         #expect(

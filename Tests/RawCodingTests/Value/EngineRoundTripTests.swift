@@ -38,15 +38,15 @@ struct EngineShape: CustomTestStringConvertible, Sendable {
     /// Our encoder set up the way `JSONEncoder` stores dates and bytes.
     static let jsonCompatibleEncoder: StoredValueEncoder = {
         var encoder = StoredValueEncoder()
-        encoder.dateEncodingStrategy = .deferredToDate
-        encoder.dataEncodingStrategy = .base64
+        encoder.dates = .secondsSinceReferenceDate
+        encoder.data = .base64
         return encoder
     }()
 
     static let jsonCompatibleDecoder: StoredValueDecoder = {
         var decoder = StoredValueDecoder()
-        decoder.dateDecodingStrategy = .deferredToDate
-        decoder.dataDecodingStrategy = .base64
+        decoder.dates = .secondsSinceReferenceDate
+        decoder.data = .base64
         return decoder
     }()
 

@@ -97,7 +97,7 @@ struct JSONOutput {
         case .double(let number):
             guard number.isFinite else {
                 throw .unwritable(
-                    "JSON cannot hold the number \(number); encode with a nonConformingFloatEncodingStrategy that converts it, or use a property list"
+                    "JSON cannot hold the number \(number); encode with nonFiniteNumbers: .strings, as JSONCodec does by default, or use a property list"
                 )
             }
             NumberText.append(number, to: &bytes)

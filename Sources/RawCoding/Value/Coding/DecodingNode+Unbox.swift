@@ -40,8 +40,8 @@ extension DecodingNode {
         case .uint(let uint): return Double(uint)
         case .decimal(let decimal): return decimal.nearestDouble
         case .string(let string):
-            if case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = context.options
-                .nonConformingFloatDecodingStrategy
+            if case .strings(let positiveInfinity, let negativeInfinity, let nan) = context.options
+                .nonFiniteNumbers
             {
                 if string == positiveInfinity { return .infinity }
                 if string == negativeInfinity { return -.infinity }
@@ -130,11 +130,11 @@ extension DecodingNode {
     }
 
     func unboxDate(_ value: StoredValue, step: CodingPathStep?) throws -> Date {
-        switch context.options.dateDecodingStrategy {
+        switch context.options.dates {
         case .stored:
             if case .date(let date) = value { return date }
             throw mismatch(Date.self, value, step: step)
-        case .deferredToDate:
+        case .secondsSinceReferenceDate:
             return Date(timeIntervalSinceReferenceDate: try unboxDouble(value, step: step))
         case .secondsSince1970:
             return Date(timeIntervalSince1970: try unboxDouble(value, step: step))
@@ -152,11 +152,11 @@ extension DecodingNode {
     }
 
     func unboxData(_ value: StoredValue, step: CodingPathStep?) throws -> Data {
-        switch context.options.dataDecodingStrategy {
+        switch context.options.data {
         case .stored:
             if case .data(let data) = value { return data }
             throw mismatch(Data.self, value, step: step)
-        case .deferredToData:
+        case .byteArray:
             return try Data(from: child(value, step: step))
         case .base64:
             let text = try unboxString(value, step: step)

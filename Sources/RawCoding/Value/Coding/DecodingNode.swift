@@ -14,7 +14,7 @@ final class DecodingContext {
         self.options = options
         userInfo = options.userInfo
         nullMarker = options.nullMarker
-        if case .useDefaultKeys = options.keyDecodingStrategy {
+        if case .useDefaultKeys = options.keys {
             usesDefaultKeys = true
         } else {
             usesDefaultKeys = false
@@ -116,9 +116,9 @@ final class DecodingNode: Decoder {
         var converted = StoredDictionary(minimumCapacity: dictionary.count)
         for (key, value) in dictionary {
             let newKey: String
-            switch context.options.keyDecodingStrategy {
+            switch context.options.keys {
             case .useDefaultKeys: newKey = key
-            case .convertFromSnakeCase: newKey = KeyConversion.fromSnakeCase(key)
+            case .snakeCase: newKey = KeyConversion.fromSnakeCase(key)
             case .custom(let convert): newKey = convert(codingPath + [StoredCodingKey(stringValue: key)]).stringValue
             }
             // Two keys converting to one: the first wins, as in JSONDecoder.

@@ -17,7 +17,7 @@ final class EncodingContext {
     init(options: StoredValueEncoder) {
         self.options = options
         userInfo = options.userInfo
-        if case .useDefaultKeys = options.keyEncodingStrategy {
+        if case .useDefaultKeys = options.keys {
             usesDefaultKeys = true
         } else {
             usesDefaultKeys = false
@@ -39,10 +39,10 @@ final class EncodingContext {
 
     /// The dictionary key for `key` under `node`, after the key strategy.
     func dictionaryKey(_ key: some CodingKey, in node: EncodingNode) -> String {
-        switch options.keyEncodingStrategy {
+        switch options.keys {
         case .useDefaultKeys:
             return key.stringValue
-        case .convertToSnakeCase:
+        case .snakeCase:
             let original = key.stringValue
             if let converted = snakeCaseKeys[original] { return converted }
             let converted = KeyConversion.toSnakeCase(original)
@@ -64,7 +64,7 @@ final class EncodingContext {
     /// A finite or non-finite double under the non-conforming float strategy.
     func double(_ value: Double, original: Any, in node: EncodingNode, step: CodingPathStep?) throws -> StoredValue {
         if value.isFinite { return .double(value) }
-        switch options.nonConformingFloatEncodingStrategy {
+        switch options.nonFiniteNumbers {
         case .allow:
             return .double(value)
         case .throw:
@@ -75,9 +75,9 @@ final class EncodingContext {
                 EncodingError.Context(
                     codingPath: path,
                     debugDescription:
-                        "Unable to encode \(type(of: original)).\(value.isNaN ? "nan" : value > 0 ? "infinity" : "-infinity") directly. Use a nonConformingFloatEncodingStrategy that allows or converts it."
+                        "Unable to encode \(type(of: original)).\(value.isNaN ? "nan" : value > 0 ? "infinity" : "-infinity") directly. Use a nonFiniteNumbers that allows or converts it."
                 ))
-        case .convertToString(let positiveInfinity, let negativeInfinity, let nan):
+        case .strings(let positiveInfinity, let negativeInfinity, let nan):
             return .string(value.isNaN ? nan : value > 0 ? positiveInfinity : negativeInfinity)
         }
     }

@@ -233,9 +233,9 @@ final class EncodingNode: Encoder {
     }
 
     private func boxDate(_ date: Date, step: CodingPathStep?) throws -> StoredValue? {
-        switch context.options.dateEncodingStrategy {
+        switch context.options.dates {
         case .stored: return .date(date)
-        case .deferredToDate: return .double(date.timeIntervalSinceReferenceDate)
+        case .secondsSinceReferenceDate: return .double(date.timeIntervalSinceReferenceDate)
         case .secondsSince1970: return .double(date.timeIntervalSince1970)
         case .millisecondsSince1970: return .double(date.timeIntervalSince1970 * 1000)
         case .iso8601: return .string(context.iso8601String(date))
@@ -247,9 +247,9 @@ final class EncodingNode: Encoder {
     }
 
     private func boxData(_ data: Data, step: CodingPathStep?) throws -> StoredValue? {
-        switch context.options.dataEncodingStrategy {
+        switch context.options.data {
         case .stored: return .data(data)
-        case .deferredToData: return .array(data.map { .int(Int64($0)) })
+        case .byteArray: return .array(data.map { .int(Int64($0)) })
         case .base64: return .string(data.base64EncodedString())
         case .custom(let encode):
             let child = try child(step: step, encoding: data)
