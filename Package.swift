@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "rawcoding", targets: ["rawcoding"]),
     ],
     targets: [
+        // MARK: The products (`Sources/`)
         .target(name: "RawCoding"),
         // Key-value stores, `@Stored`, change streams and the store contract.
         .target(name: "RawCodingStores", dependencies: ["RawCoding"]),
@@ -25,17 +26,50 @@ let package = Package(
         // The command-line tool's logic, testable in process; `rawcoding` is its thin `main`.
         .target(name: "RawCodingCommandLine", dependencies: ["RawCoding"]),
         .executableTarget(name: "rawcoding", dependencies: ["RawCodingCommandLine"]),
-        // Not a product: the naive snippet that crashes, and the same model made safe.
-        // The trap tests run it as a child process.
-        .executableTarget(name: "TrapDemo", dependencies: ["RawCoding"]),
-        // Not a product: writes every codec's output so a test can compare it across TZ and LANG.
-        .executableTarget(name: "LocaleProbe", dependencies: ["RawCoding"]),
-        // Not a product: malformed inputs through every reader in a fresh process, printing how
-        // resident memory grew (the memory test runs it).
-        .executableTarget(name: "ReaderSoak", dependencies: ["RawCoding", "RawCodingCommandLine"]),
-        // Not a product: timings against Foundation in the same run
-        // (`swift run -c release RawCodingBenchmarks`).
-        .executableTarget(name: "RawCodingBenchmarks", dependencies: ["RawCoding", "RawCodingStores"]),
+
+        // MARK: Examples (`Sources/Examples/`, not products)
+        // The snippets this library replaces, as runnable examples (`swift run …`); the store
+        // tests run each one.
+        .executableTarget(
+            name: "SettingsFormExample", dependencies: ["RawCoding", "RawCodingStores"],
+            path: "Sources/Examples/SettingsFormExample"),
+        .executableTarget(
+            name: "DefaultsDictionaryExample", dependencies: ["RawCoding", "RawCodingStores"],
+            path: "Sources/Examples/DefaultsDictionaryExample"),
+        .executableTarget(
+            name: "CloudSettingExample", dependencies: ["RawCoding", "RawCodingStores"],
+            path: "Sources/Examples/CloudSettingExample"),
+
+        // MARK: Support (`Sources/Support/`, not products)
+        // Timings against Foundation in the same run (`swift run -c release RawCodingBenchmarks`).
+        .executableTarget(
+            name: "RawCodingBenchmarks", dependencies: ["RawCoding", "RawCodingStores"],
+            path: "Sources/Support/RawCodingBenchmarks"),
+        // The fuzz targets, compiled with the library into a libFuzzer binary by
+        // `Scripts/fuzz.sh`, and replayed on the kept findings by `FuzzRegressionTests`.
+        .target(
+            name: "RawCodingFuzzTargets", dependencies: ["RawCoding"], path: "Sources/Support/RawCodingFuzzTargets"),
+
+        // MARK: Test helpers (`Tests/Helpers/`): executables the tests run as child processes
+        // The naive snippet that crashes, and the same model made safe (the trap tests).
+        .executableTarget(name: "TrapDemo", dependencies: ["RawCoding"], path: "Tests/Helpers/TrapDemo"),
+        // Writes every codec's output so a test can compare it across TZ and LANG.
+        .executableTarget(name: "LocaleProbe", dependencies: ["RawCoding"], path: "Tests/Helpers/LocaleProbe"),
+        // Malformed inputs through every reader in a fresh process, printing how resident memory
+        // grew (the memory test).
+        .executableTarget(
+            name: "ReaderSoak", dependencies: ["RawCoding", "RawCodingCommandLine"], path: "Tests/Helpers/ReaderSoak"),
+        // Every recursive path on threads with small stacks, one line per case (the stack matrix
+        // test, in a child process since a crash must not end the suite).
+        .executableTarget(
+            name: "StackProbe",
+            dependencies: ["RawCoding", "RawCodingStores", "RawCodingCommandLine", "RawCodingFuzzTargets"],
+            path: "Tests/Helpers/StackProbe"),
+        // The second process of the FileStore tests (kills, cross-process updates).
+        .executableTarget(
+            name: "StoreProbe", dependencies: ["RawCoding", "RawCodingStores"], path: "Tests/Helpers/StoreProbe"),
+
+        // MARK: Tests (`Tests/`)
         .testTarget(
             name: "RawCodingTests",
             dependencies: [
@@ -43,20 +77,6 @@ let package = Package(
                 "ReaderSoak", "RawCodingFuzzTargets", "StackProbe",
             ]
         ),
-        // Not a product: every recursive path on threads with small stacks, one line per case
-        // (the stack matrix test runs it as a child process, since a crash must not end the suite).
-        .executableTarget(
-            name: "StackProbe",
-            dependencies: ["RawCoding", "RawCodingStores", "RawCodingCommandLine", "RawCodingFuzzTargets"]),
-        // Not a product: the second process of the FileStore tests (kills, cross-process updates).
-        .executableTarget(name: "StoreProbe", dependencies: ["RawCoding", "RawCodingStores"]),
-        // Not a product: the fuzz targets, compiled with the library into a libFuzzer binary by
-        // `Scripts/fuzz.sh`, and replayed on the kept findings by `FuzzRegressionTests`.
-        .target(name: "RawCodingFuzzTargets", dependencies: ["RawCoding"]),
-        // Not products: the snippets this library replaces, as runnable examples (`swift run …`).
-        .executableTarget(name: "SettingsFormExample", dependencies: ["RawCoding", "RawCodingStores"]),
-        .executableTarget(name: "DefaultsDictionaryExample", dependencies: ["RawCoding", "RawCodingStores"]),
-        .executableTarget(name: "CloudSettingExample", dependencies: ["RawCoding", "RawCodingStores"]),
         .testTarget(
             name: "RawCodingStoresTests",
             dependencies: [

@@ -163,7 +163,7 @@ else
 fi
 
 # Every target but the tests (a Mac's `swift build` compiles them all), in dependency order:
-# "name kind dependency…" per line, from the package's own description.
+# "name kind path dependency…" per line, from the package's own description.
 swift package --package-path "$repo" dump-package > "$work/package.json" 2> "$work/dump.log" \
     || { cat "$work/dump.log" >&2; fail "swift package dump-package failed"; }
 python3 - "$work/package.json" > "$work/targets" << 'EOF'
@@ -181,7 +181,7 @@ for name in targets:
     visit(name)
 for name in done:
     kind = "library" if targets[name]["type"] == "regular" else "executable"
-    print(name, kind, *dependencies(targets[name]))
+    print(name, kind, targets[name].get("path") or "Sources/" + name, *dependencies(targets[name]))
 EOF
 
 errors=0
@@ -199,7 +199,7 @@ for platform in "${platforms[@]}"; do
             "$work/xctest/XCTest.swift" || fail "the XCTest stub did not build for $triple"
     fi
     failed=" "
-    while read -r target kind dependencies; do
+    while read -r target kind path dependencies; do
         skip=""
         for dependency in $dependencies; do
             case $failed in *" $dependency "*) skip=$dependency ;; esac
@@ -211,13 +211,13 @@ for platform in "${platforms[@]}"; do
         fi
         sources=()
         while IFS= read -r -d '' file; do sources+=("$file"); done \
-            < <(find "$repo/Sources/$target" -name '*.swift' -print0 | sort -z)
+            < <(find "$repo/$path" -name '*.swift' -print0 | sort -z)
         mode=(-parse-as-library -emit-module -emit-module-path "$work/modules/$target.swiftmodule")
         # As SwiftPM: an executable's top-level code is in main.swift, or in its only file when
         # that file has no @main; otherwise the executable has an @main type.
         if [ "$kind" = executable ]; then
             mode=(-parse-as-library)
-            if [ -f "$repo/Sources/$target/main.swift" ] \
+            if [ -f "$repo/$path/main.swift" ] \
                 || { [ "${#sources[@]}" -eq 1 ] && ! grep -q '@main' "${sources[0]}"; }; then
                 mode=()
             fi

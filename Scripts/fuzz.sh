@@ -7,7 +7,7 @@
 #   Scripts/fuzz.sh --minimize TARGET FILE                minimize a crashing input into a reproducer
 #
 # SwiftPM cannot build a libFuzzer binary (executable targets do not take -parse-as-library), so
-# this compiles Sources/RawCoding, Sources/RawCodingFuzzTargets and Scripts/fuzz/main.swift into
+# this compiles Sources/RawCoding, Sources/Support/RawCodingFuzzTargets and Scripts/fuzz/main.swift into
 # one module with swiftc. Everything goes under .build/fuzz/: the binary, one corpus per target
 # (seeded from Fixtures/ and the kept findings in Fixtures/FuzzRegressions/), logs, and findings.
 # Each run uses -timeout=2 -rss_limit_mb=2048 with leak detection on. A crash, leak, timeout,
@@ -33,7 +33,7 @@ usage() {
 build() {
     mkdir -p "$work/bin"
     local sources
-    sources=$(find "$repo/Sources/RawCoding" "$repo/Sources/RawCodingFuzzTargets" -name '*.swift' | sort)
+    sources=$(find "$repo/Sources/RawCoding" "$repo/Sources/Support/RawCodingFuzzTargets" -name '*.swift' | sort)
     local newest
     newest=$(ls -t $sources "$repo/Scripts/fuzz/main.swift" | head -1)
     if [ -x "$binary" ] && [ "$binary" -nt "$newest" ]; then return; fi
