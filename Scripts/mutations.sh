@@ -245,14 +245,14 @@ becomes: guard seconds.isNaN || true else {
 tests: ReadBackTests
 
 name: writers' output size unchecked
-file: Sources/RawCoding/Formats/Shared/TreeFormat.swift
+file: Sources/RawCoding/Formats/Shared/WriteCheck.swift
 after: package func writeTree(
 line: guard bytes.count <= limits.maximumInputBytes else {
 becomes: guard bytes.count >= 0 else {
 tests: RawCodableTests|SymmetricLimitTests
 
 name: writers' value count unchecked (JSON, XML)
-file: Sources/RawCoding/Formats/Shared/TreeFormat.swift
+file: Sources/RawCoding/Formats/Shared/WriteCheck.swift
 after:
 line: guard !countsValues || count <= limits.maximumValueCount else {
 becomes: guard !countsValues || count >= 0 else {

@@ -115,7 +115,7 @@ enum ConvertCommand {
         -> [UInt8]
     {
         do {
-            return try format.treeFormat.writeTree(tree, limits: limits, allowingLoss: true)
+            return try format.treeFormat.writeTree(tree, limits: limits, loss: .allow)
         } catch {
             throw .input(writeFailure(error, name: name, format: format.treeFormat))
         }

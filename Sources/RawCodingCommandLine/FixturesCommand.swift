@@ -30,7 +30,7 @@ enum FixturesCommand {
         if name.hasSuffix(".xml.plist") { return XMLPropertyListTreeFormat() }
         if name.hasSuffix(".binary.plist") { return BinaryPropertyListTreeFormat() }
         if name.hasSuffix(".plist") {
-            return BinaryPropertyListTreeFormat().recognizes(data)
+            return BinaryPropertyListTreeFormat.hasSignature(data)
                 ? BinaryPropertyListTreeFormat() : XMLPropertyListTreeFormat()
         }
         return nil

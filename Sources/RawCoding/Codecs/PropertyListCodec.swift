@@ -59,14 +59,14 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
 
     /// Reads either layout, whichever `data` holds.
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value {
-        BinaryPropertyListTreeFormat().recognizes(data)
+        BinaryPropertyListTreeFormat.hasSignature(data)
             ? try decode(type, from: data, with: decoder, format: BinaryPropertyListTreeFormat(), limits: limits)
             : try decode(type, from: data, with: decoder, format: XMLPropertyListTreeFormat(), limits: limits)
     }
 
     /// Reads either layout, whichever `data` holds.
     public func readTree(from data: Data) throws(RawCodingError) -> StoredValue {
-        BinaryPropertyListTreeFormat().recognizes(data)
+        BinaryPropertyListTreeFormat.hasSignature(data)
             ? try readTree(from: data, format: BinaryPropertyListTreeFormat(), limits: limits)
             : try readTree(from: data, format: XMLPropertyListTreeFormat(), limits: limits)
     }

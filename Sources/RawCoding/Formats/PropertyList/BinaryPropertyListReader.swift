@@ -35,7 +35,7 @@ public struct BinaryPropertyListReader: Sendable {
 
     /// Whether `data` starts like a binary property list.
     public static func hasSignature(_ data: Data) -> Bool {
-        BinaryPropertyListTreeFormat().recognizes(data)
+        BinaryPropertyListTreeFormat.hasSignature(data)
     }
 
     /// Reads the property list in `data`.
@@ -138,8 +138,24 @@ struct BinaryPropertyListParser {
         .malformed(reason, at: InputPosition(byteOffset: offset))
     }
 
+    /// The document's value, refused when writing it back could exceed the input limit.
+    ///
+    /// Writers lay out every container on its own, so a file whose containers are shared can
+    /// describe a tree that takes far more bytes to write than to read (found by fuzzing: 163
+    /// bytes describing 13 MB). Such a file is refused, so nothing is read that cannot be
+    /// written back. Counted from the file's objects, each once, not by writing: the tree can
+    /// hold millions of values.
     mutating func parseRoot() throws(FormatFailure) -> StoredValue {
-        try object(rootObject)
+        let value = try object(rootObject)
+        if sharesContainers {
+            let size = try writtenSizeBound()
+            if size > limits.maximumInputBytes {
+                throw .limit(
+                    "the property list shares containers that, written back, could take \(size) bytes, more than the \(limits.maximumInputBytes) allowed (Limits.maximumInputBytes)",
+                    at: InputPosition(byteOffset: tableStart))
+            }
+        }
+        return value
     }
 
     /// The byte offset of object `number`, checked to lie in the object area.

@@ -15,7 +15,7 @@ extension TreeFormat {
     /// exactly (a date in JSON) is written as the writer documents.
     func writeValue(_ value: StoredValue, limits: Limits) throws(RawCodingError) -> Data {
         do {
-            return Data(try writeTree(value, limits: limits, allowingLoss: true))
+            return Data(try writeTree(value, limits: limits, loss: .allow))
         } catch {
             throw RawCodingError(error, subject: StoredValue.self)
         }

@@ -1,0 +1,28 @@
+import Foundation
+
+/// JSON text (``JSONReader`` and ``JSONWriter``) in the format layer. JSON has no signature:
+/// ``TreeFormats/detect(_:)`` takes for JSON whatever is not a property list.
+package struct JSONTreeFormat: TreeFormat {
+    package var formatting: JSONFormatting
+    package var sortsKeys: Bool
+
+    package init(formatting: JSONFormatting = .compact, sortsKeys: Bool = true) {
+        self.formatting = formatting
+        self.sortsKeys = sortsKeys
+    }
+
+    package var formatName: String { "JSON" }
+
+    package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
+        var parser = JSONParser(bytes: bytes, limits: limits)
+        return try parser.parseDocument()
+    }
+
+    package func serialize(_ value: StoredValue, limits: Limits, loss: LossPolicy) throws(FormatFailure) -> [UInt8] {
+        try JSONWriter(formatting: formatting, sortsKeys: sortsKeys).writeBytes(value, refusingLoss: loss == .refuse)
+    }
+
+    /// A document of n bytes holds at most (n + 1) / 2 values: a scalar takes a byte, and an
+    /// array or object its two brackets plus a separator between members.
+    package var valueCounting: ValueCounting { .boundedBySize(mostValues: { ($0 + 1) / 2 }) }
+}
