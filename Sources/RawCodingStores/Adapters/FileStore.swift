@@ -31,9 +31,9 @@ public final class FileStore: KeyValueStore {
     /// error and is left as it is.
     public let maximumFileBytes: Int
 
-    private let path: String
-    private let shared: FileStoreWatcher
-    private let names: FileStoreNames
+    let path: String
+    let shared: FileStoreWatcher
+    let names: FileStoreNames
 
     /// Opens (creating if needed) the store in `directory`, and removes temporary files that
     /// a crashed writer left behind.
@@ -60,10 +60,10 @@ public final class FileStore: KeyValueStore {
         try removeLeftoverTemporaryFiles()
     }
 
-    private var lockPath: String { path + "/" + FileStoreNames.lockName }
-    private var setAsidePath: String { path + "/" + FileStoreNames.setAsideFolder }
+    var lockPath: String { path + "/" + FileStoreNames.lockName }
+    var setAsidePath: String { path + "/" + FileStoreNames.setAsideFolder }
 
-    private func filePath(_ key: String) throws(RawCodingError) -> String {
+    func filePath(_ key: String) throws(RawCodingError) -> String {
         path + "/" + (try names.fileName(for: key))
     }
 
@@ -75,6 +75,23 @@ public final class FileStore: KeyValueStore {
                 try POSIXFiles.remove(path + "/" + name, key: nil)
             }
         }
+    }
+
+    /// The one path of every change: runs `body` under the directory's lock, which returns
+    /// whether it changed `file`; a change is noted as this instance's own (so the watcher does
+    /// not report it again) before the lock is released, and observers are told after, as
+    /// GRDB tells its observers after a commit.
+    func mutate<Result>(
+        forKey key: String, file: String, _ body: () throws(RawCodingError) -> (result: Result, changed: Bool)
+    ) throws(RawCodingError) -> Result {
+        let (result, changed) = try POSIXFiles.withExclusiveLock(lockPath, key: key) {
+            () throws(RawCodingError) -> (Result, Bool) in
+            let outcome = try body()
+            if outcome.changed { shared.noteOwnChange(file) }
+            return outcome
+        }
+        if changed { shared.broadcaster.send(key: key, from: self) }
+        return result
     }
 
     public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
@@ -90,32 +107,26 @@ public final class FileStore: KeyValueStore {
     public func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
         // Not `update`: no need to read and parse the old file to replace it.
         let file = try filePath(key)
-        try POSIXFiles.withExclusiveLock(lockPath, key: key) { () throws(RawCodingError) in
+        try mutate(forKey: key, file: file) { () throws(RawCodingError) in
             try writeLocked(value, key: key, file: file)
-            shared.noteOwnChange(file)
+            return ((), true)
         }
-        shared.broadcaster.send(key: key, from: self)
     }
 
     public func remove(forKey key: String) throws(RawCodingError) {
         let file = try filePath(key)
-        let removed = try POSIXFiles.withExclusiveLock(lockPath, key: key) { () throws(RawCodingError) in
+        try mutate(forKey: key, file: file) { () throws(RawCodingError) in
             let removed = try POSIXFiles.remove(file, key: key)
-            if removed {
-                try POSIXFiles.flushDirectory(path, key: key)
-                shared.noteOwnChange(file)
-            }
-            return removed
+            if removed { try POSIXFiles.flushDirectory(path, key: key) }
+            return ((), removed)
         }
-        if removed { shared.broadcaster.send(key: key, from: self) }
     }
 
     public func update<Result>(
         forKey key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
         let file = try filePath(key)
-        let (result, changed) = try POSIXFiles.withExclusiveLock(lockPath, key: key) {
-            () throws(RawCodingError) -> (Result, Bool) in
+        return try mutate(forKey: key, file: file) { () throws(RawCodingError) -> (result: Result, changed: Bool) in
             let old = try read(forKey: key)
             var value = old
             let result = try body(&value)
@@ -126,25 +137,27 @@ public final class FileStore: KeyValueStore {
                 try POSIXFiles.remove(file, key: key)
                 try POSIXFiles.flushDirectory(path, key: key)
             }
-            shared.noteOwnChange(file)
             return (result, true)
         }
-        if changed { shared.broadcaster.send(key: key, from: self) }
-        return result
     }
 
     /// Writes `value` to `file`; the caller holds the lock.
     private func writeLocked(_ value: StoredValue, key: String, file: String) throws(RawCodingError) {
-        let data = try fileData(value, key: key)
+        try writeLocked(try fileData(value, key: key), key: key, file: file)
+    }
+
+    /// Writes `data` to `file` atomically, through a temporary file; the caller holds the lock.
+    func writeLocked(_ data: Data, key: String, file: String) throws(RawCodingError) {
         let temporary = path + "/" + FileStoreNames.temporaryName()
         try POSIXFiles.writeAtomically(data, to: file, temporaryPath: temporary, directory: path, key: key)
     }
 
     /// The bytes of `value`'s file, refusing `null` at the top level.
-    private func fileData(_ value: StoredValue, key: String) throws(RawCodingError) -> Data {
+    func fileData(_ value: StoredValue, key: String) throws(RawCodingError) -> Data {
         if value.isNull {
             throw RawCodingError(
-                kind: .encodingFailed, typeName: "FileStore", codingPath: [StoredCodingKey(stringValue: key)],
+                kind: .encodingFailed, typeName: String(describing: FileStore.self),
+                codingPath: [StoredCodingKey(stringValue: key)],
                 reason: "a store cannot hold null at the top level; remove the key instead")
         }
         do throws(RawCodingError) {
@@ -162,107 +175,5 @@ public final class FileStore: KeyValueStore {
         let observation = shared.broadcaster.add(for: self, handler)
         shared.startWatching()
         return observation
-    }
-
-    // MARK: Set-aside payloads, in `.set-aside/` as `<escaped key>@<milliseconds>-<unique>.<extension>`
-
-    public func setAside(forKey key: String) throws(RawCodingError) -> SetAsidePayload? {
-        let file = try filePath(key)
-        let payload = try POSIXFiles.withExclusiveLock(lockPath, key: key) {
-            () throws(RawCodingError) -> SetAsidePayload? in
-            let payload = try setAsideLocked(key, file: file)
-            if payload != nil {
-                try POSIXFiles.flushDirectory(path, key: key)
-                shared.noteOwnChange(file)
-            }
-            return payload
-        }
-        if payload != nil { shared.broadcaster.send(key: key, from: self) }
-        return payload
-    }
-
-    /// Moves `file` into `.set-aside/`, byte for byte; the caller holds the lock and flushes
-    /// the store's directory.
-    private func setAsideLocked(_ key: String, file: String) throws(RawCodingError) -> SetAsidePayload? {
-        let date = Date()
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let id = try names.setAsideID(for: key, milliseconds: milliseconds)
-        guard let data = try POSIXFiles.read(file, key: key, maximumBytes: .max) else { return nil }
-        try POSIXFiles.makeDirectory(setAsidePath, key: key)
-        guard try POSIXFiles.move(file, to: setAsidePath + "/" + id, key: key) else { return nil }
-        try POSIXFiles.flushDirectory(setAsidePath, key: key)
-        return SetAsidePayload(
-            id: id, key: key, date: Date(timeIntervalSince1970: Double(milliseconds) / 1000), content: .bytes(data))
-    }
-
-    /// Moves a payload just set aside back to `file`; the caller holds the lock.
-    private func restore(
-        _ payload: SetAsidePayload, to file: String, key: String, after failure: RawCodingError
-    ) throws(RawCodingError) {
-        do throws(RawCodingError) {
-            _ = try POSIXFiles.move(setAsidePath + "/" + payload.id, to: file, key: key)
-            try POSIXFiles.flushDirectory(path, key: key)
-        } catch {
-            throw RawCodingError.storage(
-                "the new value could not be written (\(failure.reason)), and the payload set aside as "
-                    + "\(payload.id) could not be moved back (\(error.reason)); it is in .set-aside",
-                in: FileStore.self, key: key, underlying: error)
-        }
-    }
-
-    public func replace(_ value: StoredValue?, forKey key: String, settingAside: Bool) throws(RawCodingError)
-        -> SetAsidePayload?
-    {
-        let file = try filePath(key)
-        // Encoded before anything moves: a value that cannot be written leaves the old payload.
-        let data = try value.map { value throws(RawCodingError) in try fileData(value, key: key) }
-        let (payload, changed) = try POSIXFiles.withExclusiveLock(lockPath, key: key) {
-            () throws(RawCodingError) -> (SetAsidePayload?, Bool) in
-            let payload = settingAside ? try setAsideLocked(key, file: file) : nil
-            var changed = payload != nil
-            do throws(RawCodingError) {
-                if let data {
-                    try POSIXFiles.writeAtomically(
-                        data, to: file, temporaryPath: path + "/" + FileStoreNames.temporaryName(), directory: path,
-                        key: key)
-                    changed = true
-                } else if try POSIXFiles.remove(file, key: key) {
-                    changed = true
-                }
-            } catch {
-                // The write failed: the payload goes back under its key, so neither step happened.
-                if let payload { try restore(payload, to: file, key: key, after: error) }
-                throw error
-            }
-            if changed {
-                try POSIXFiles.flushDirectory(path, key: key)
-                shared.noteOwnChange(file)
-            }
-            return (payload, changed)
-        }
-        if changed { shared.broadcaster.send(key: key, from: self) }
-        return payload
-    }
-
-    public func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload] {
-        var payloads: [SetAsidePayload] = []
-        for id in try POSIXFiles.names(in: setAsidePath, key: nil).sorted() {
-            // Payloads of stores with other codecs in the directory are theirs.
-            guard let (key, milliseconds) = names.setAside(id: id),
-                let data = try POSIXFiles.read(setAsidePath + "/" + id, key: key, maximumBytes: .max)
-            else { continue }
-            payloads.append(
-                SetAsidePayload(
-                    id: id, key: key, date: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
-                    content: .bytes(data)))
-        }
-        return payloads.sorted { ($0.date, $0.id) < ($1.date, $1.id) }
-    }
-
-    public func discardSetAside(_ id: String) throws(RawCodingError) {
-        guard !id.contains("/"), names.setAside(id: id) != nil else {
-            throw RawCodingError.storage("\"\(id)\" is not a set-aside payload's id", in: FileStore.self, key: nil)
-        }
-        try POSIXFiles.remove(setAsidePath + "/" + id, key: nil)
     }
 }
