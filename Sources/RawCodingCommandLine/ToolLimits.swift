@@ -44,6 +44,15 @@ enum ToolLimits {
         return value * multiplier
     }
 
+    /// `bytes` as `size(_:_:)` reads it: `4G`, `64M`, `512K`, or plain bytes.
+    static func sizeText(_ bytes: Int) -> String {
+        for (suffix, scale) in [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)]
+        where bytes % scale == 0 && bytes >= scale {
+            return "\(bytes / scale)\(suffix)"
+        }
+        return "\(bytes)"
+    }
+
     static func number(_ text: String, _ option: String, within range: ClosedRange<Int>) throws(ToolFailure) -> Int {
         guard let value = Int(text), range.contains(value) else {
             throw .usage("\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \(text)")

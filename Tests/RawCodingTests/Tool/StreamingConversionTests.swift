@@ -6,7 +6,9 @@ import Testing
 /// reading the JSON and writing the tree.
 @Suite("Streaming JSON to binary property list")
 struct StreamingConversionTests {
-    func stream(_ text: String, limits: Limits = .default) throws -> Data {
+    typealias Failure = JSONToBinaryPropertyList.Failure<Never>
+
+    func stream(_ text: String, limits: Limits = .default) throws(Failure) -> Data {
         Data(try JSONToBinaryPropertyList.convert(Data(text.utf8), limits: limits) { value, _ in value })
     }
 
@@ -48,13 +50,14 @@ struct StreamingConversionTests {
         let limits = Limits(maximumInputBytes: 1 << 20, maximumDepth: 3, maximumValueCount: 100)
         for text in cases {
             let expected = #expect(throws: RawCodingError.self) { try JSONReader(limits: limits).read(Data(text.utf8)) }
-            var thrown: (any Error)?
-            do {
+            var thrown: FormatFailure?
+            do throws(Failure) {
                 _ = try stream(text, limits: limits)
             } catch {
-                thrown = error
+                // Malformed JSON and the reader's limits are reading failures.
+                if case .reading(let failure) = error { thrown = failure }
             }
-            let failure = try #require(thrown as? FormatFailure, "\(text)")
+            let failure = try #require(thrown, "\(text) should fail while reading")
             let streamed = RawCodingError(failure, subject: StoredValue.self)
             #expect(streamed.reason == expected?.reason, "\(text)")
             #expect(streamed.position == expected?.position, "\(text)")
@@ -67,19 +70,24 @@ struct StreamingConversionTests {
             (#"{"a":{"b":[1,null]}}"#, "a.b[1]", "no null"),
             (#"[0.10000000000000001]"#, "[0]", "not exactly a real"),
         ] {
-            var thrown: (any Error)?
-            do {
+            var thrown: FormatFailure?
+            do throws(Failure) {
                 _ = try stream(text)
             } catch {
-                thrown = error
+                // What the property list cannot hold is a writing failure.
+                if case .writing(let failure) = error { thrown = failure }
             }
-            let error = RawCodingError(try #require(thrown as? FormatFailure), subject: StoredValue.self)
+            let error = RawCodingError(
+                try #require(thrown, "\(text) should fail while writing"), subject: StoredValue.self)
             #expect(error.codingPathDescription == path)
             #expect(error.reason.contains(words), "\(error)")
         }
         // More values and keys than the reader of the result takes.
-        #expect(throws: FormatFailure.self) {
+        #expect {
             try stream(#"{"a":1,"b":2,"c":3}"#, limits: Limits(maximumValueCount: 6))
+        } throws: { error in
+            if case .writing = error as? Failure { return true }
+            return false
         }
         #expect(
             try BinaryPropertyListReader().read(stream(#"{"a":1,"b":2,"c":3}"#, limits: Limits(maximumValueCount: 7)))

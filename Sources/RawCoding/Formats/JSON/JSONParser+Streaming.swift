@@ -5,23 +5,62 @@ import Foundation
 /// ``StreamingBinaryPropertyListWriter`` as soon as it is complete. For documents too large to
 /// hold as a tree (the command-line tool's large inputs).
 package enum JSONToBinaryPropertyList {
+    /// Why a conversion failed, told apart where each failure happens.
+    package enum Failure<TransformFailure: Error>: Error {
+        /// The JSON is malformed or over a reader's limit: what ``JSONReader`` with the same
+        /// limits reports, with its position and path.
+        case reading(FormatFailure)
+        /// A value the property list cannot hold, or more than its reader would take, with
+        /// its path.
+        case writing(FormatFailure)
+        /// What the transform threw.
+        case transforming(TransformFailure)
+
+        /// The failure as seen from outside a container at `step`.
+        func inside(_ step: TreePathStep) -> Self {
+            switch self {
+            case .reading(let failure): .reading(failure.inside(step))
+            case .writing(let failure): .writing(failure.inside(step))
+            case .transforming: self
+            }
+        }
+
+        /// Runs a step of the reader, marking its failure as reading.
+        @inline(__always)
+        static func whileReading<Value>(_ body: () throws(FormatFailure) -> Value) throws(Self) -> Value {
+            do { return try body() } catch { throw .reading(error) }
+        }
+
+        /// Runs a step of the writer, marking its failure as writing.
+        @inline(__always)
+        static func whileWriting<Value>(_ body: () throws(FormatFailure) -> Value) throws(Self) -> Value {
+            do { return try body() } catch { throw .writing(error) }
+        }
+    }
+
     /// Converts `data`, passing every scalar through `transform` (with a function that renders
     /// its path, such as `a.b[1]`) before it is written.
-    /// - Throws: `FormatFailure` for malformed JSON, exceeded limits or a value a property list
-    ///   cannot hold (with its path), and what `transform` throws.
-    package static func convert(
-        _ data: Data, limits: Limits, transform: (StoredValue, () -> String) throws -> StoredValue
-    ) throws -> [UInt8] {
-        guard data.count <= limits.maximumInputBytes else { throw limits.inputSizeFailure(data.count) }
-        return try data.withUnsafeBytes { raw in
+    /// - Throws: ``Failure``: reading for malformed JSON and the reader's limits, writing for a
+    ///   value a property list cannot hold, transforming for what `transform` throws.
+    package static func convert<TransformFailure: Error>(
+        _ data: Data, limits: Limits,
+        transform: (StoredValue, () -> String) throws(TransformFailure) -> StoredValue
+    ) throws(Failure<TransformFailure>) -> [UInt8] {
+        guard data.count <= limits.maximumInputBytes else { throw .reading(limits.inputSizeFailure(data.count)) }
+        let result = data.withUnsafeBytes { raw -> Result<[UInt8], Failure<TransformFailure>> in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
             // Binary output of a JSON document of numbers and short strings is about its size;
             // the offset table adds up to a fifth.
             var writer = StreamingBinaryPropertyListWriter(
                 maximumPlaces: limits.maximumValueCount, expectedSize: data.count * 2 + (1 << 20))
-            let root = try parser.stream(into: &writer, transform: transform)
-            return writer.finish(root: root)
+            do throws(Failure<TransformFailure>) {
+                let root = try parser.stream(into: &writer, transform: transform)
+                return .success(writer.finish(root: root))
+            } catch {
+                return .failure(error)
+            }
         }
+        return try result.get()
     }
 }
 
@@ -44,36 +83,48 @@ extension JSONParser {
     }
 
     /// Writes the document's values to `writer`; the root object's number.
-    mutating func stream(
+    mutating func stream<TransformFailure: Error>(
         into writer: inout StreamingBinaryPropertyListWriter,
-        transform: (StoredValue, () -> String) throws -> StoredValue
-    ) throws -> UInt32 {
-        try startDocument()
+        transform: (StoredValue, () -> String) throws(TransformFailure) -> StoredValue
+    ) throws(JSONToBinaryPropertyList.Failure<TransformFailure>) -> UInt32 {
+        typealias Failure = JSONToBinaryPropertyList.Failure<TransformFailure>
+        try Failure.whileReading { () throws(FormatFailure) in try startDocument() } as Void
         var open: [OpenContainer] = []
         var root: UInt32 = 0
-        do {
+        do throws(Failure) {
             values: while true {
                 valueCount += 1
-                if valueCount > limits.maximumValueCount || index >= bytes.count { throw valueFailure() }
-                try writer.countPlaces(1)
+                if valueCount > limits.maximumValueCount || index >= bytes.count { throw .reading(valueFailure()) }
+                try Failure.whileWriting { () throws(FormatFailure) in try writer.countPlaces(1) } as Void
                 var completed: UInt32
                 switch bytes[index] {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     let isObject = bytes[index] == UInt8(ascii: "{")
-                    try enterContainer()
+                    try Failure.whileReading { () throws(FormatFailure) in try enterContainer() } as Void
                     skipWhitespace()
                     if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                         index += 1
                         depth -= 1
-                        completed = isObject ? try writer.dictionary(keys: [], values: []) : try writer.array([])
+                        completed = try Failure.whileWriting { () throws(FormatFailure) in
+                            isObject ? try writer.dictionary(keys: [], values: []) : try writer.array([])
+                        }
                     } else {
                         open.append(OpenContainer(isObject: isObject))
-                        if isObject { try readKey(into: &open[open.count - 1], writer: &writer) }
+                        if isObject {
+                            try readKey(into: &open[open.count - 1], writer: &writer, failing: TransformFailure.self)
+                        }
                         continue values
                     }
                 default:
-                    let scalar = try parseScalar()
-                    completed = try writer.scalar(try transform(scalar, { Self.pathText(open.compactMap(\.step)) }))
+                    let scalar =
+                        try Failure.whileReading { () throws(FormatFailure) in try parseScalar() } as StoredValue
+                    let mapped: StoredValue
+                    do throws(TransformFailure) {
+                        mapped = try transform(scalar, { Self.pathText(open.compactMap(\.step)) })
+                    } catch {
+                        throw .transforming(error)
+                    }
+                    completed = try Failure.whileWriting { () throws(FormatFailure) in try writer.scalar(mapped) }
                 }
                 // The value is complete: add it to its container, closing those that end here.
                 while !open.isEmpty {
@@ -83,46 +134,53 @@ extension JSONParser {
                     let isObject = open[last].isObject
                     skipWhitespace()
                     let expected = isObject ? "',' or '}'" : "',' or ']'"
-                    guard index < bytes.count else { throw unexpected(at: index, expecting: expected) }
+                    guard index < bytes.count else { throw .reading(unexpected(at: index, expecting: expected)) }
                     let byte = bytes[index]
                     index += 1
                     if byte == UInt8(ascii: ",") {
                         skipWhitespace()
                         open[last].key = nil
-                        if isObject { try readKey(into: &open[last], writer: &writer) }
+                        if isObject { try readKey(into: &open[last], writer: &writer, failing: TransformFailure.self) }
                         open[last].readingValue = true
                         continue values
                     }
                     guard byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
-                        throw unexpected(at: index - 1, expecting: expected)
+                        throw .reading(unexpected(at: index - 1, expecting: expected))
                     }
                     let container = open.removeLast()
                     depth -= 1
-                    completed =
+                    completed = try Failure.whileWriting { () throws(FormatFailure) in
                         isObject
-                        ? try writer.dictionary(keys: container.keys, values: container.values)
-                        : try writer.array(container.values)
+                            ? try writer.dictionary(keys: container.keys, values: container.values)
+                            : try writer.array(container.values)
+                    }
                 }
                 root = completed
                 break
             }
-        } catch let failure as FormatFailure {
-            var located = failure
+        } catch {
+            var located = error
             for step in open.reversed().compactMap(\.step) { located = located.inside(step) }
             throw located
         }
-        try endDocument()
+        try Failure.whileReading { () throws(FormatFailure) in try endDocument() } as Void
         return root
     }
 
     /// Reads `"key":` and writes the key.
-    mutating func readKey(
-        into container: inout OpenContainer, writer: inout StreamingBinaryPropertyListWriter
-    ) throws(FormatFailure) {
-        let key = try parseKey()
+    mutating func readKey<TransformFailure: Error>(
+        into container: inout OpenContainer, writer: inout StreamingBinaryPropertyListWriter,
+        failing _: TransformFailure.Type
+    ) throws(JSONToBinaryPropertyList.Failure<TransformFailure>) {
+        typealias Failure = JSONToBinaryPropertyList.Failure<TransformFailure>
+        let key = try Failure.whileReading { () throws(FormatFailure) in try parseKey() } as String
         container.key = key
-        try writer.countPlaces(1)
-        container.keys.append(try writer.string(key))
+        let written =
+            try Failure.whileWriting { () throws(FormatFailure) -> UInt32 in
+                try writer.countPlaces(1)
+                return try writer.string(key)
+            } as UInt32
+        container.keys.append(written)
     }
 
     /// `a.b[1]`, `<top level>` for none.
