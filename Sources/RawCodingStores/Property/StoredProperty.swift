@@ -2,14 +2,6 @@ import Foundation
 import Observation
 import RawCoding
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One key of a store seen as a typed, observable value: what ``Stored`` wraps, and its
 /// projected value (`$settings`).
 ///
@@ -54,23 +46,17 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// Serializes this property's writes, so the loaded state ends as the store does.
     private let writing = Lock()
 
-    /// A stream from ``values()`` and the tree it was last given.
-    private struct Stream {
-        var continuation: AsyncStream<Value>.Continuation
-        var lastDelivered: StoredValue?
-    }
-
+    /// What the store's change handler tells a read and a write.
     private struct Flags {
+        /// The store changed since the value was loaded: read it again.
         var stale = false
         /// Changes others made, counted, so a write of this property can tell whether one
         /// came while it wrote.
         var changes: UInt64 = 0
-        var writer: pthread_t?
-        var streams: [UInt64: Stream] = [:]
-        var nextStream: UInt64 = 0
     }
 
     private let flags = Locked(Flags())
+    private let streams = ValueStreams<Value>()
     private let registrar = ObservationRegistrar()
     private let delivery = DispatchQueue(label: "RawCodingStores.StoredProperty.delivery")
     private let observation = Locked<StoreObservation?>(nil)
@@ -193,14 +179,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         // registering the stream: every later value is newer than the first.
         delivery.sync {
             let now = current()
-            let id = flags.withLock { flags in
-                flags.nextStream += 1
-                flags.streams[flags.nextStream] = Stream(continuation: continuation, lastDelivered: now.tree)
-                return flags.nextStream
-            }
-            continuation.onTermination = { [self] _ in
-                flags.withLock { _ = $0.streams.removeValue(forKey: id) }
-            }
+            streams.add(continuation, given: now.tree, keepingAlive: self)
             continuation.yield(now.value)
         }
         return stream
@@ -264,26 +243,33 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
 
     /// Runs a write of this property's own, so the change it causes is not taken for another's.
     private func ownWrite(_ body: () throws(RawCodingError) -> Void) throws(RawCodingError) {
-        flags.withLock { $0.writer = pthread_self() }
-        defer { flags.withLock { $0.writer = nil } }
-        try body()
+        // `withValue` rethrows untyped; the result carries the typed error through it.
+        let result = StoredPropertyWriter.$current.withValue(ObjectIdentifier(self)) {
+            () -> Result<Void, RawCodingError> in
+            do throws(RawCodingError) {
+                try body()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
     }
 
     private func storeDidChange() {
-        let own = flags.withLock { flags in
-            if let writer = flags.writer, pthread_equal(writer, pthread_self()) != 0 { return true }
+        // A change reported inside this property's own write, on its thread, is that write.
+        guard StoredPropertyWriter.current != ObjectIdentifier(self) else { return }
+        flags.withLock { flags in
             flags.stale = true
             flags.changes += 1
-            return false
         }
-        guard !own else { return }
         registrar.withMutation(of: self, keyPath: \.value) {}
         guard hasStreams else { return }
         delivery.async { [weak self] in self?.deliverCurrent() }
     }
 
     /// Whether any stream from ``values()`` is open.
-    private var hasStreams: Bool { flags.withLock { !$0.streams.isEmpty } }
+    private var hasStreams: Bool { !streams.isEmpty }
 
     /// Yields the value current now to each stream that does not have its tree yet. Runs on
     /// `delivery`, one at a time, and reads the value when it runs, never one captured
@@ -292,15 +278,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     private func deliverCurrent() {
         guard hasStreams else { return }
         let now = current()
-        let continuations = flags.withLock { flags -> [AsyncStream<Value>.Continuation] in
-            var due: [AsyncStream<Value>.Continuation] = []
-            for (id, stream) in flags.streams where stream.lastDelivered != now.tree {
-                flags.streams[id]?.lastDelivered = now.tree
-                due.append(stream.continuation)
-            }
-            return due
-        }
-        for continuation in continuations { continuation.yield(now.value) }
+        for continuation in streams.due(for: now.tree) { continuation.yield(now.value) }
     }
 
     deinit {
