@@ -26,10 +26,10 @@ extension DefaultCaptureSingleValueContainer {
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension EvolvingKeyedContainer {
     func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
-        try filledWide(type, key) ?? base.decode(type, forKey: key)
+        try filled(type, key) ?? base.decode(type, forKey: key)
     }
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
-        try filledWide(type, key) ?? base.decode(type, forKey: key)
+        try filled(type, key) ?? base.decode(type, forKey: key)
     }
 }
 

@@ -1,137 +1,10 @@
 import Foundation
 
-/// One evolving decode: the default to fill from, the keys the model asked for, and the keys
-/// it filled. Handed to ``EvolvingRoot`` through a task-local value, since a codec decodes a
-/// type, not a type plus arguments.
-final class EvolvingDecoding: @unchecked Sendable {
-    @TaskLocal static var current: EvolvingDecoding?
-
-    /// The default value taken apart, for the value decoded.
-    let defaults: DefaultNode?
-    /// The keys the decoded value's types asked for, by place.
-    let ledger: KeyLedger
-    /// The key paths filled from a default, for the result.
-    private(set) var filledKeyPaths: [String] = []
-    /// Defaults of nested ``StoredDefault`` types, taken apart once per decode.
-    private var ownDefaults: [ObjectIdentifier: DefaultNode] = [:]
-
-    /// - Parameters:
-    ///   - defaults: The default value taken apart, for the value decoded.
-    ///   - snakeCase: Whether the codec writes the model's keys in snake case.
-    init(defaults: DefaultNode?, snakeCase: Bool) {
-        self.defaults = defaults
-        ledger = KeyLedger(snakeCase: snakeCase)
-    }
-
-    /// Types that have no keys of their own, or whose coders treat them specially (a date
-    /// strategy, `[String: Value]` keys that a key strategy leaves alone): decoded as they are.
-    static func isLeaf(_ type: Any.Type) -> Bool {
-        type == String.self || type == Int.self || type == Double.self || type == Bool.self
-            || type == Int64.self || type == UInt64.self || type == Int32.self || type == UInt32.self
-            || type == Int16.self || type == UInt16.self || type == Int8.self || type == UInt8.self
-            || type == UInt.self || type == Float.self
-            || type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
-            || type == StoredValue.self || type == StoredDictionary.self
-            || type is any StringKeyedDecodableDictionary.Type || isWideInteger(type)
-    }
-
-    private static func isWideInteger(_ type: Any.Type) -> Bool {
-        guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else { return false }
-        return type == Int128.self || type == UInt128.self
-    }
-
-    /// The default of a nested type that has its own, taken apart.
-    func ownDefault<Value>(of type: Value.Type) throws -> DefaultNode? {
-        guard let withDefault = type as? any StoredDefault.Type else { return nil }
-        let key = ObjectIdentifier(type)
-        if let node = ownDefaults[key] { return node }
-        let node = try DefaultNode.capture(withDefault.defaultValue)
-        ownDefaults[key] = node
-        return node
-    }
-
-    func noteFilled(_ codingPath: [any CodingKey]) {
-        filledKeyPaths.append(CodingPathFormatter.render(codingPath))
-    }
-
-    /// Decodes a value below the current place: as it is when nothing there can be filled or
-    /// recorded, otherwise through an ``EvolvingDecoder`` over `decoder()`.
-    func decode<Value: Decodable>(
-        _ type: Value.Type, defaults: DefaultNode?, ledger: KeyLedger?,
-        plain: () throws -> Value, decoder: () throws -> any Decoder
-    ) throws -> Value {
-        if Self.isLeaf(type) {
-            // A scalar has no keys; a `[String: Value]` dictionary or a tree is read whole.
-            ledger?.knowsAll = true
-            return try plain()
-        }
-        var defaults = defaults
-        if defaults?.children == nil, let own = try ownDefault(of: type) { defaults = own }
-        guard defaults?.children != nil || ledger != nil else { return try plain() }
-        return try Value(from: EvolvingDecoder(base: try decoder(), defaults: defaults, ledger: ledger, decoding: self))
-    }
-}
-
-/// The keys a model asked for at one dictionary of the stored tree; the others are unknown to
-/// it and are kept on write-back.
-final class KeyLedger {
-    var known: Set<String> = []
-    /// The model read every key (a `[String: Value]` dictionary, an enum case).
-    var knowsAll = false
-    var children: [String: KeyLedger] = [:]
-    /// Whether the codec writes the model's keys in snake case (`JSONCodec(keys: .snakeCase)`).
-    let snakeCase: Bool
-
-    init(snakeCase: Bool) {
-        self.snakeCase = snakeCase
-    }
-
-    func child(_ key: String) -> KeyLedger {
-        if let existing = children[key] { return existing }
-        let child = KeyLedger(snakeCase: snakeCase)
-        children[key] = child
-        return child
-    }
-
-    /// Whether `storedKey` is a key the model asked for, as the codec writes it: as it is, or in
-    /// snake case when the codec converts keys. A key that only looks like a model key in
-    /// another convention (`user_name` beside `userName` under default keys) is unknown, so it
-    /// is kept on write-back; the codec would not write it.
-    func knows(_ storedKey: String) -> KeyLedger?? {
-        guard snakeCase else {
-            return known.contains(storedKey) ? .some(children[storedKey]) : nil
-        }
-        let modelKey = KeyConversion.fromSnakeCase(storedKey)
-        guard known.contains(modelKey), KeyConversion.toSnakeCase(modelKey) == storedKey else { return nil }
-        return .some(children[modelKey])
-    }
-}
-
-/// The value decoded at the top of an evolving decode.
-struct EvolvingRoot<Value: Decodable>: Decodable {
-    let value: Value
-
-    init(from decoder: any Decoder) throws {
-        guard let decoding = EvolvingDecoding.current else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: decoder.codingPath,
-                    debugDescription:
-                        "the codec decoded \(Value.self) on another task than the one that called it, so the default and the keys it knows were not available"
-                ))
-        }
-        value = try decoding.decode(
-            Value.self, defaults: decoding.defaults, ledger: decoding.ledger,
-            plain: { try decoder.singleValueContainer().decode(Value.self) }, decoder: { decoder })
-    }
-}
-
 /// A decoder over another one that fills missing keys from a default and records the keys the
 /// model asks for. Everything else is the base decoder's: its options, paths and errors.
 struct EvolvingDecoder: Decoder {
     let base: any Decoder
-    let defaults: DefaultNode?
-    let ledger: KeyLedger?
+    let place: EvolvingPlace
     let decoding: EvolvingDecoding
 
     var codingPath: [any CodingKey] { base.codingPath }
@@ -139,9 +12,7 @@ struct EvolvingDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(
-            EvolvingKeyedContainer(
-                base: try base.container(keyedBy: type), defaults: defaults?.children, ledger: ledger,
-                decoding: decoding))
+            EvolvingKeyedContainer(base: try base.container(keyedBy: type), place: place, decoding: decoding))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -155,9 +26,11 @@ struct EvolvingDecoder: Decoder {
 
 struct EvolvingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let base: KeyedDecodingContainer<Key>
-    let defaults: [String: DefaultNode]?
-    let ledger: KeyLedger?
+    /// The place of this container's dictionary.
+    let place: EvolvingPlace
     let decoding: EvolvingDecoding
+
+    private var ledger: KeyLedger? { place.ledger }
 
     var codingPath: [any CodingKey] { base.codingPath }
 
@@ -176,13 +49,11 @@ struct EvolvingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try base.decodeNil(forKey: key)
     }
 
-    /// As ``filled(_:_:)``, for the 128-bit integers (declared where they are available).
-    func filledWide<T>(_ type: T.Type, _ key: Key) -> T? { filled(type, key) }
-
-    /// The default's value for a key the stored dictionary lacks.
-    private func filled<T>(_ type: T.Type, _ key: Key) -> T? {
+    /// The default's value for a key the stored dictionary lacks (also for the 128-bit
+    /// integers' overloads, declared where they are available).
+    func filled<T>(_ type: T.Type, _ key: Key) -> T? {
         ledger?.known.insert(key.stringValue)
-        guard let defaults, let value = defaults[key.stringValue]?.value as? T, !base.contains(key) else { return nil }
+        guard let value = place.defaultValue(for: key.stringValue) as? T, !base.contains(key) else { return nil }
         decoding.noteFilled(codingPath + [key])
         return value
     }
@@ -236,16 +107,16 @@ struct EvolvingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard base.contains(key) else { return try base.decode(type, forKey: key) }
         let base = self.base
         return try decoding.decode(
-            type, defaults: defaults?[key.stringValue], ledger: ledger?.child(key.stringValue),
-            plain: { try base.decode(type, forKey: key) }, decoder: { try base.superDecoder(forKey: key) })
+            type, at: place.child(key.stringValue), plain: { try base.decode(type, forKey: key) },
+            decoder: { try base.superDecoder(forKey: key) })
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard contains(key), try !base.decodeNil(forKey: key) else { return nil }
         let base = self.base
         return try decoding.decode(
-            type, defaults: defaults?[key.stringValue], ledger: ledger?.child(key.stringValue),
-            plain: { try base.decode(type, forKey: key) }, decoder: { try base.superDecoder(forKey: key) })
+            type, at: place.child(key.stringValue), plain: { try base.decode(type, forKey: key) },
+            decoder: { try base.superDecoder(forKey: key) })
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -254,8 +125,7 @@ struct EvolvingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         ledger?.known.insert(key.stringValue)
         return KeyedDecodingContainer(
             EvolvingKeyedContainer<NestedKey>(
-                base: try base.nestedContainer(keyedBy: type, forKey: key),
-                defaults: defaults?[key.stringValue]?.children, ledger: ledger?.child(key.stringValue),
+                base: try base.nestedContainer(keyedBy: type, forKey: key), place: place.child(key.stringValue),
                 decoding: decoding))
     }
 
@@ -267,15 +137,13 @@ struct EvolvingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func superDecoder() throws -> any Decoder {
         let key = StoredCodingKey.superKey.stringValue
         ledger?.known.insert(key)
-        return EvolvingDecoder(
-            base: try base.superDecoder(), defaults: defaults?[key], ledger: ledger?.child(key), decoding: decoding)
+        return EvolvingDecoder(base: try base.superDecoder(), place: place.child(key), decoding: decoding)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         ledger?.known.insert(key.stringValue)
         return EvolvingDecoder(
-            base: try base.superDecoder(forKey: key), defaults: defaults?[key.stringValue],
-            ledger: ledger?.child(key.stringValue), decoding: decoding)
+            base: try base.superDecoder(forKey: key), place: place.child(key.stringValue), decoding: decoding)
     }
 }
 
@@ -312,7 +180,8 @@ struct EvolvingUnkeyedContainer: UnkeyedDecodingContainer {
             return try base.decode(type)
         }
         return try T(
-            from: EvolvingDecoder(base: try base.superDecoder(), defaults: own, ledger: nil, decoding: decoding))
+            from: EvolvingDecoder(
+                base: try base.superDecoder(), place: EvolvingPlace(defaults: own, ledger: nil), decoding: decoding))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
@@ -356,7 +225,6 @@ struct EvolvingSingleValueContainer: SingleValueDecodingContainer {
         let base = self.base
         let decoder = self.decoder
         return try decoder.decoding.decode(
-            type, defaults: decoder.defaults, ledger: decoder.ledger, plain: { try base.decode(type) },
-            decoder: { decoder.base })
+            type, at: decoder.place, plain: { try base.decode(type) }, decoder: { decoder.base })
     }
 }

@@ -55,13 +55,14 @@ public struct StoredUnknownKeys: Sendable, Hashable, CustomStringConvertible {
         guard case .dictionary(let dictionary) = tree, !ledger.knowsAll else { return .none }
         var unknown = StoredUnknownKeys.none
         for (key, value) in dictionary {
-            guard let known = ledger.knows(key) else {
+            switch ledger.match(key) {
+            case .unknown:
                 unknown.values.append(key: key, value: value)
-                continue
-            }
-            if let child = known {
+            case .known(inner: let child?):
                 let inner = Self.unknown(in: value, ledger: child)
                 if !inner.isEmpty { unknown.nested[key] = inner }
+            case .known(inner: nil):
+                break
             }
         }
         return unknown
