@@ -13,7 +13,12 @@ products=(RawCoding RawCodingStores RawCodingStoresApple RawCodingTesting)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-graphs_output=$(swift package dump-symbol-graph --minimum-access-level public 2>&1)
+# Under `set -e` a failed assignment would end the script silently: say why instead.
+if ! graphs_output=$(swift package dump-symbol-graph --minimum-access-level public 2>&1); then
+    printf '%s\n' "$graphs_output"
+    echo "error: swift package dump-symbol-graph failed (does the package build?)" >&2
+    exit 1
+fi
 graphs=$(printf '%s\n' "$graphs_output" | sed -n 's/^Files written to //p' | tail -1)
 if [ -z "$graphs" ] || [ ! -d "$graphs" ]; then
     printf '%s\n' "$graphs_output"
