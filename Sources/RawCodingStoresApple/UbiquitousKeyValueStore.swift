@@ -45,7 +45,7 @@
             ) { notification in
                 let keys = notification.userInfo?[NSUbiquitousKeyValueStoreChangedKeysKey] as? [String]
                 for change in StoreChange.externalChanges(changedKeys: keys) {
-                    broadcaster.send(key: change.key, from: nil)
+                    broadcaster.send(forKey: change.key, from: nil)
                 }
             }
         }
@@ -99,7 +99,7 @@
             }
             lock.unlock()
             let (result, changed) = try outcome.get()
-            if changed { broadcaster.send(key: key, from: self) }
+            if changed { broadcaster.send(forKey: key, from: self) }
             return result
         }
 

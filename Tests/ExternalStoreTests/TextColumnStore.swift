@@ -76,7 +76,7 @@ final class TextColumnStore: KeyValueStore {
             }
             return (result, true)
         }
-        if changed { broadcaster.send(key: key, from: self) }
+        if changed { broadcaster.send(forKey: key, from: self) }
         return result
     }
 
@@ -99,7 +99,7 @@ final class TextColumnStore: KeyValueStore {
             return text
         }
         guard let text else { return nil }
-        broadcaster.send(key: key, from: self)
+        broadcaster.send(forKey: key, from: self)
         return SetAsidePayload(id: id, key: key, date: Self.date(milliseconds), content: .bytes(Data(text.utf8)))
     }
 

@@ -50,6 +50,7 @@ struct APIConventionsTests {
 
     static let stores: Set<String> = [
         "KeyValueStore", "FileStore", "InMemoryStore", "UserDefaultsStore", "UserDefaults", "KeyValueStoreLimits",
+        "StoreChangeBroadcaster",
     ]
 
     @Test func theBaselineIsRead() {

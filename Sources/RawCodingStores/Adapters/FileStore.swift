@@ -90,7 +90,7 @@ public final class FileStore: KeyValueStore {
             if outcome.changed { shared.noteOwnChange(file) }
             return outcome
         }
-        if changed { shared.broadcaster.send(key: key, from: self) }
+        if changed { shared.broadcaster.send(forKey: key, from: self) }
         return result
     }
 

@@ -67,7 +67,7 @@ final class FileStoreWatcher: Sendable {
             return changed.sorted()
         }
         for name in changed {
-            broadcaster.send(key: FileStoreNames.key(forAnyStoreFile: name), from: nil)
+            broadcaster.send(forKey: FileStoreNames.key(forAnyStoreFile: name), from: nil)
         }
         return true
     }

@@ -78,7 +78,7 @@ public final class InMemoryStore: KeyValueStore {
             }
             return (result, true)
         }
-        if changed { storage.broadcaster.send(key: key, from: self) }
+        if changed { storage.broadcaster.send(forKey: key, from: self) }
         return result
     }
 
@@ -128,12 +128,12 @@ public final class InMemoryStore: KeyValueStore {
             state.values[key] = value
             state.sizes[key] = size
         }
-        storage.broadcaster.send(key: key, from: nil)
+        storage.broadcaster.send(forKey: key, from: nil)
     }
 
     public func setAside(forKey key: String) throws(RawCodingError) -> SetAsidePayload? {
         let payload: SetAsidePayload? = storage.state.withLock { state in Self.setAside(key, in: &state) }
-        if payload != nil { storage.broadcaster.send(key: key, from: self) }
+        if payload != nil { storage.broadcaster.send(forKey: key, from: self) }
         return payload
     }
 
@@ -162,7 +162,7 @@ public final class InMemoryStore: KeyValueStore {
             state.sizes[key] = size
             return (payload, changed)
         }
-        if changed { storage.broadcaster.send(key: key, from: self) }
+        if changed { storage.broadcaster.send(forKey: key, from: self) }
         return payload
     }
 

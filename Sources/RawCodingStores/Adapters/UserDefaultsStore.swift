@@ -104,7 +104,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
             defaults.set(object, forKey: normalized(key))
             try persist(key)
         }
-        shared.broadcaster.send(key: key, from: self)
+        shared.broadcaster.send(forKey: key, from: self)
     }
 
     private func checkKey(_ key: String) throws(RawCodingError) {
@@ -132,7 +132,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
             try persist(key)
             return (result, true)
         }
-        if changed { shared.broadcaster.send(key: key, from: self) }
+        if changed { shared.broadcaster.send(forKey: key, from: self) }
         return result
     }
 
@@ -180,7 +180,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
             try persist(key)
             return payload
         }
-        if payload != nil { shared.broadcaster.send(key: key, from: self) }
+        if payload != nil { shared.broadcaster.send(forKey: key, from: self) }
         return payload
     }
 
@@ -213,7 +213,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
             try persist(key)
             return payload
         }
-        shared.broadcaster.send(key: key, from: self)
+        shared.broadcaster.send(forKey: key, from: self)
         return payload
     }
 

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Keep one broadcaster per backing storage (``shared(for:)`` finds it by a name such as a
 /// suite or a directory path), have each store instance register its observers with its own
-/// `instance` identifier, and call ``send(key:from:)`` after each write: each observer is told
+/// `instance` identifier, and call ``send(forKey:from:)`` after each write: each observer is told
 /// whether the change came from its own instance, another one, or (`from: nil`) from outside.
 public final class StoreChangeBroadcaster: Sendable {
     private struct Registration {
@@ -47,7 +47,7 @@ public final class StoreChangeBroadcaster: Sendable {
     ///   - key: The key, or `nil` for any key.
     ///   - instance: The store instance that made the change, or `nil` for a change from
     ///     outside the process.
-    public func send(key: String?, from instance: AnyObject?) {
+    public func send(forKey key: String?, from instance: AnyObject?) {
         let current = registrations.withLock { Array($0.values) }
         let writer = instance.map(ObjectIdentifier.init)
         for registration in current {
