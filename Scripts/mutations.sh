@@ -315,7 +315,7 @@ becomes: if readBack.isEmpty {
 tests: JSONCodecOptionsTests
 name: default filling replaces a present key
 file: Sources/RawCoding/Evolution/EvolvingDecoder.swift
-after: private func filled<T>(
+after: func filled<T>(
 line: , !base.contains(key) else { return nil }
 becomes:  else { return nil }
 tests: DefaultFillingTests|RecipeTests
@@ -342,10 +342,10 @@ becomes: guard version <= current || true else {
 tests: MigrationTests
 
 name: a dictionary property's keys taken for unknown
-file: Sources/RawCoding/Evolution/EvolvingDecoder.swift
+file: Sources/RawCoding/Evolution/EvolvingDecoding.swift
 after: if Self.isLeaf(type) {
-line: ledger?.knowsAll = true
-becomes: _ = ledger
+line: place.ledger?.knowsAll = true
+becomes: _ = place
 tests: UnknownKeysTests
 
 name: a typed step drops the keys the old type did not know
@@ -384,7 +384,7 @@ becomes: guard let actual, let (name, folder) = environment.lookup("NO_SUCH_VARI
 tests: HistoricalFixtureTests
 name: streaming conversion errors lose their path
 file: Sources/RawCoding/Formats/JSON/JSONParser+Streaming.swift
-after: } catch let failure as FormatFailure {
+after: var located = error
 line: for step in open.reversed().compactMap(\.step) { located = located.inside(step) }
 becomes: for step in [TreePathStep]() { located = located.inside(step) }
 tests: StreamingConversionTests
