@@ -427,7 +427,7 @@ tests: FileStoreProcessTests|StoreContractTests
 name: FileStore does not notice other processes' changes
 file: Sources/RawCodingStores/Adapters/FileStoreWatcher.swift
 after: for name in changed {
-line: broadcaster.send(key: FileStoreNames.key(forAnyStoreFile: name), from: nil)
+line: broadcaster.send(forKey: FileStoreNames.key(forAnyStoreFile: name), from: nil)
 becomes: _ = name
 tests: FileStoreProcessTests
 
