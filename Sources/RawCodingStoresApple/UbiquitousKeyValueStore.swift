@@ -69,7 +69,7 @@
             lock.lock()
             let outcome: Swift.Result<(Result, Bool), RawCodingError>
             do throws(RawCodingError) {
-                let old = try read(key)
+                let old = try read(forKey: key)
                 var value = old
                 let result = try body(&value)
                 if value != old {
@@ -112,10 +112,10 @@
         }
 
         public func setAside(forKey key: String) throws(RawCodingError) -> SetAsidePayload? {
-            guard let value = try read(key) else { return nil }
+            guard let value = try read(forKey: key) else { return nil }
             let localKey = "RawCoding.iCloud.\(key)"
             try local.write(value, forKey: localKey)
-            guard let payload = try local.setAside(localKey) else { return nil }
+            guard let payload = try local.setAside(forKey: localKey) else { return nil }
             try remove(forKey: key)
             return SetAsidePayload(id: payload.id, key: key, date: payload.date, content: payload.content)
         }
