@@ -18,7 +18,7 @@
             let store = UserDefaultsStore(suiteName: suite)
             let tree: StoredValue = ["flag": true, "one": 1, "zero": 0, "off": false, "ratio": 1.0]
             try store.write(tree, forKey: "kinds")
-            #expect(try store.read("kinds") == tree)
+            #expect(try store.read(forKey: "kinds") == tree)
             let object = try #require(UserDefaults(suiteName: suite)?.dictionary(forKey: "kinds"))
             // What makes the bridge necessary: Foundation's own casts mix the kinds up.
             #expect(object["one"] as? Bool == true)
@@ -33,7 +33,7 @@
             let store = UserDefaultsStore(suiteName: suite)
             let date = Date(timeIntervalSinceReferenceDate: 123_456_789.25)
             try store.write(["at": .date(date)], forKey: "times")
-            #expect(try store.read("times") == ["at": .date(date)])
+            #expect(try store.read(forKey: "times") == ["at": .date(date)])
             let object = try #require(UserDefaults(suiteName: suite)?.dictionary(forKey: "times"))
             #expect(object["at"] as? Date == date)
         }
@@ -45,7 +45,7 @@
             defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
             try UserDefaultsStore(suiteName: suite).write("ada", forKey: "name")
             #expect(UserDefaults(suiteName: suite)?.string(forKey: "name") == "ada")
-            #expect(try UserDefaultsStore(suiteName: suite).read("name") == "ada")
+            #expect(try UserDefaultsStore(suiteName: suite).read(forKey: "name") == "ada")
             #expect(try UserDefaultsStore(suiteName: suite).keys() == ["name"])
         }
     }
