@@ -25,19 +25,20 @@ struct Conversion {
         self.options = options
     }
 
-    func path(for data: Data) -> Path {
-        let streams =
-            options.target == .binary && data.count > Self.streamingThreshold
-            && options.source.format(for: data) is JSONTreeFormat
+    /// The path for `data`, read as `format`.
+    func path(for data: Data, in format: any TreeFormat) -> Path {
+        let streams = options.target == .binary && data.count > Self.streamingThreshold && format is JSONTreeFormat
         return streams ? .streamingToBinary : .tree
     }
 
     /// The converted bytes.
     /// - Throws: The tool's input failure, naming the file, the format and the place.
     mutating func convert(_ data: Data) throws(ToolFailure) -> [UInt8] {
+        // Detected once: the path and the tree reader both follow it.
+        let format = options.source.format(for: data)
         do throws(ConvertFailure) {
-            switch path(for: data) {
-            case .tree: return try convertTree(data)
+            switch path(for: data, in: format) {
+            case .tree: return try convertTree(data, in: format)
             case .streamingToBinary: return try streamToBinary(data)
             }
         } catch {
@@ -45,8 +46,7 @@ struct Conversion {
         }
     }
 
-    private mutating func convertTree(_ data: Data) throws(ConvertFailure) -> [UInt8] {
-        let format = options.source.format(for: data)
+    private mutating func convertTree(_ data: Data, in format: any TreeFormat) throws(ConvertFailure) -> [UInt8] {
         let read: StoredValue
         do {
             read = try format.readTree(data, limits: options.limits)
@@ -59,10 +59,15 @@ struct Conversion {
         } catch {
             throw .mapping(error)
         }
+        return try Self.write(tree, as: options.target, limits: options.limits)
+    }
+
+    /// `tree` in `format`, nearest values allowed (the mapping notes what it changed).
+    static func write(_ tree: StoredValue, as format: OutputFormat, limits: Limits) throws(ConvertFailure) -> [UInt8] {
         do {
-            return try options.target.treeFormat.writeTree(tree, limits: options.limits, loss: .allow)
+            return try format.treeFormat.writeTree(tree, limits: limits, loss: .allow)
         } catch {
-            throw .writing(error, format: options.target.treeFormat)
+            throw .writing(error, format: format.treeFormat)
         }
     }
 

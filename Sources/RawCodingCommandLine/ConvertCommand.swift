@@ -24,10 +24,10 @@ enum ConvertCommand {
     static func write(_ tree: StoredValue, as format: OutputFormat, limits: Limits, name: String) throws(ToolFailure)
         -> [UInt8]
     {
-        do {
-            return try format.treeFormat.writeTree(tree, limits: limits, loss: .allow)
+        do throws(ConvertFailure) {
+            return try Conversion.write(tree, as: format, limits: limits)
         } catch {
-            throw ConvertFailure.writing(error, format: format.treeFormat).toolFailure(for: name)
+            throw error.toolFailure(for: name)
         }
     }
 }
