@@ -188,10 +188,13 @@ extension StoredValue {
 }
 
 extension Decimal {
-    /// The `Double` nearest to this decimal, correctly rounded (through its text, which
-    /// `Double(_:)` rounds exactly; `NSDecimalNumber.doubleValue` can be off by an ulp).
+    /// The `Double` nearest to this decimal, correctly rounded: from its fields by a fast exact
+    /// conversion when one decides, otherwise through its text, which `Double(_:)` rounds
+    /// exactly (`NSDecimalNumber.doubleValue` can be off by an ulp).
     var nearestDouble: Double {
-        isNaN ? .nan : Double(description) ?? NSDecimalNumber(decimal: self).doubleValue
+        if isNaN { return .nan }
+        if let value = DecimalFields(self)?.fastDouble { return value }
+        return Double(description) ?? NSDecimalNumber(decimal: self).doubleValue
     }
 
     /// The `Double` equal to this decimal, when one is: its shortest text reads back as this

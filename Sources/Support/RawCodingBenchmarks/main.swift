@@ -3,11 +3,20 @@ import RawCoding
 import RawCodingStores
 
 // Side-by-side timings against Foundation, measured in the same run.
-// Run: swift run -c release RawCodingBenchmarks [runs]
+// Run: swift run -c release RawCodingBenchmarks [runs] [--originals DIR] [--only GROUP]...
 
 // Profiling: swift run -c release RawCodingBenchmarks profile DOCUMENT OPERATION [repeats]
 // repeats one of our operations (json-encode, json-decode, binary-encode, binary-decode,
 // xml-encode, xml-decode) on catalog, canada or twitter, for `perf record`.
+
+/// The command line: `[runs] [--originals DIR] [--only GROUP]...`, groups being originals,
+/// engine, stored, stores, catalog, canada and twitter.
+enum Options {
+    static let arguments = Array(CommandLine.arguments.dropFirst())
+    static let only: [String] = arguments.indices.compactMap { index in
+        arguments[index] == "--only" && index + 1 < arguments.count ? arguments[index + 1] : nil
+    }
+}
 
 let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 21
 
@@ -210,19 +219,27 @@ if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
             print("Debug build: these timings say nothing; run `swift run -c release RawCodingBenchmarks`.")
         #endif
         print(Comparison.header)
-        for row in try engineRows(catalog) { print(row.line) }
-        for row in try storedRows(catalog) { print(row.line) }
-        for row in try storeRows() { print(row.line) }
+        let groups = Set(Options.only)
+        func wanted(_ group: String) -> Bool { groups.isEmpty || groups.contains(group) }
+        if wanted("originals") {
+            if let directory = Originals.directory(Options.arguments) {
+                for row in try originalRows(directory) { print(row.line) }
+            } else {
+                print("original files: skipped (none at \(Originals.defaultDirectory); pass --originals DIR)")
+            }
+        }
+        if wanted("engine") { for row in try engineRows(catalog) { print(row.line) } }
+        if wanted("stored") { for row in try storedRows(catalog) { print(row.line) } }
+        if wanted("stores") { for row in try storeRows() { print(row.line) } }
         var sizes: [String] = []
         for (name, rows) in [
             ("catalog", { try formatRows("catalog", catalog) }),
             ("canada", { try formatRows("canada", Canada.make()) }),
             ("twitter", { try formatRows("twitter", Twitter.make()) }),
-        ] as [(String, () throws -> (rows: [Comparison], sizes: String))] {
+        ] as [(String, () throws -> (rows: [Comparison], sizes: String))] where wanted(name) {
             let result = try rows()
             for row in result.rows { print(row.line) }
             sizes.append(result.sizes)
-            _ = name
         }
         for line in sizes { print(line) }
     } catch {

@@ -430,11 +430,18 @@ struct JSONParser {
             }
         }
         let scale = literal.scale
-        if !isInteger, let value = literal.fastDouble,
-            digitCount <= 15
-                || NumberParsing.fastPathHoldsExactly(value, mantissa: mantissa, scale: scale, negative: negative)
+        if !isInteger, !overflow, !exponentOverflow,
+            let value = NumberParsing.fastDouble(mantissa: mantissa, scale: scale, negative: negative)
         {
-            return .double(value)
+            // A Double when it holds the number exactly (always, up to 15 significant digits);
+            // otherwise a Decimal when one does; the nearest Double when neither does.
+            if digitCount <= 15
+                || NumberParsing.fastPathHoldsExactly(value, mantissa: mantissa, scale: scale, negative: negative)
+            {
+                return .double(value)
+            }
+            return NumberParsing.exactDecimal(mantissa: mantissa, scale: scale, negative: negative)
+                .map(StoredValue.decimal) ?? .double(value)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
         if isInteger {

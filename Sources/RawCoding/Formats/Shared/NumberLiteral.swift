@@ -112,11 +112,11 @@ struct NumberLiteral {
         if overflow1 || overflow2 { overflow = true } else { mantissa = sum }
     }
 
-    /// The `Double` when the fast exact path applies (Clinger's: the mantissa and the power of
-    /// ten both exact doubles), `nil` otherwise.
+    /// The `Double` when a fast exact conversion decides it (Clinger's or Eisel–Lemire's),
+    /// `nil` otherwise.
     @inline(__always)
     var fastDouble: Double? {
         guard !overflow, !exponentOverflow else { return nil }
-        return NumberParsing.exactDouble(mantissa: mantissa, scale: scale, negative: negative)
+        return NumberParsing.fastDouble(mantissa: mantissa, scale: scale, negative: negative)
     }
 }

@@ -60,15 +60,50 @@ enum NumberParsing {
         return Decimal(string: text, locale: posix)
     }
 
-    /// ``holdsExactly(_:mantissa:scale:)`` for a number the fast path converted (`mantissa`
-    /// below 2^53, `scale` within ±22), without formatting: the `Double` holds the number
-    /// exactly when the numbers one unit in the last digit away convert to other doubles (then
-    /// no other decimal of as many digits, and so no shorter one, denotes this `Double`).
+    /// ``holdsExactly(_:mantissa:scale:)`` for a number a fast path converted, mostly without
+    /// formatting. With the trailing zeros dropped, `k` digits are left:
+    /// - the `Double` holds the number when the numbers one unit in the last digit away convert
+    ///   to other doubles (then no other decimal of `k` digits, and so no shorter one, denotes
+    ///   this `Double`);
+    /// - it does not when a decimal of `k - 1` digits next to the number converts to the same
+    ///   `Double` (then its shortest text is shorter than the number's `k` digits: how the
+    ///   17-digit text producers write usually looks);
+    /// - otherwise the `Double`'s shortest text decides.
     @inline(__always)
     static func fastPathHoldsExactly(_ double: Double, mantissa: UInt64, scale: Int, negative: Bool) -> Bool {
-        guard mantissa > 0, mantissa < 1 << 53 else { return holdsExactly(double, mantissa: mantissa, scale: scale) }
-        return exactDouble(mantissa: mantissa - 1, scale: scale, negative: negative) != double
-            && exactDouble(mantissa: mantissa + 1, scale: scale, negative: negative) != double
+        var (mantissa, scale) = (mantissa, scale)
+        while mantissa != 0, mantissa % 10 == 0 {
+            mantissa /= 10
+            scale += 1
+        }
+        guard mantissa > 0, mantissa < .max else { return holdsExactly(double, mantissa: mantissa, scale: scale) }
+        if let below = fastDouble(mantissa: mantissa - 1, scale: scale, negative: negative),
+            let above = fastDouble(mantissa: mantissa + 1, scale: scale, negative: negative),
+            below != double, above != double
+        {
+            return true
+        }
+        let shorter = mantissa / 10
+        if fastDouble(mantissa: shorter, scale: scale + 1, negative: negative) == double
+            || fastDouble(mantissa: shorter + 1, scale: scale + 1, negative: negative) == double
+        {
+            return false
+        }
+        return holdsExactly(double, mantissa: mantissa, scale: scale)
+    }
+
+    /// `mantissa × 10^scale` as an exact `Decimal`, when its power of ten is one a `Decimal`
+    /// holds (-128...127, trailing zeros dropped); built from the parts, not from text.
+    @inline(__always)
+    static func exactDecimal(mantissa: UInt64, scale: Int, negative: Bool) -> Decimal? {
+        var (mantissa, scale) = (mantissa, scale)
+        while mantissa != 0, mantissa % 10 == 0 {
+            mantissa /= 10
+            scale += 1
+        }
+        guard scale >= -128, scale <= 127 else { return nil }
+        let decimal = Decimal(sign: negative ? .minus : .plus, exponent: scale, significand: Decimal(mantissa))
+        return decimal.isNaN ? nil : decimal
     }
 
     /// Whether `double`'s shortest text denotes exactly `mantissa × 10^scale` (a number read
@@ -113,6 +148,58 @@ enum NumberParsing {
         guard mantissa <= 1 << 53, scale >= -22, scale <= 22 else { return nil }
         let value = scale < 0 ? Double(mantissa) / powersOfTen[-scale] : Double(mantissa) * powersOfTen[scale]
         return negative ? -value : value
+    }
+
+    /// `mantissa × 10^scale` correctly rounded, by Eisel and Lemire's method (as in Go's
+    /// `strconv` and fast_float): one 64×128-bit product with the power of ten's truncated
+    /// significand, which decides the rounding unless the product lies too near a halfway
+    /// point; then, and for subnormal or out-of-range results, `nil`, and the caller converts
+    /// the text. Any 19-digit mantissa.
+    @inline(__always)
+    static func eiselLemire(mantissa: UInt64, scale: Int, negative: Bool) -> Double? {
+        if mantissa == 0 { return negative ? -0.0 : 0.0 }
+        let index = scale - powersOfTenLowestExponent
+        guard index >= 0, 2 * index + 1 < powersOfTenSignificands.count else { return nil }
+        let shift = mantissa.leadingZeroBitCount
+        let normalized = mantissa << shift
+        // floor(scale × log2(10)) + 64 + the exponent bias, less the normalizing shift.
+        var binaryExponent = UInt64(bitPattern: Int64(((217_706 * scale) >> 16) + 64 + 1_023 - shift))
+        let (high, low) = powersOfTenSignificands.withUnsafeBufferPointer {
+            ($0[2 * index], $0[2 * index + 1])
+        }
+        var (productHigh, productLow) = normalized.multipliedFullWidth(by: high)
+        if productHigh & 0x1FF == 0x1FF, productLow &+ normalized < normalized {
+            // The truncated significand may be too small to decide: add the low half's product.
+            let (lowHigh, lowLow) = normalized.multipliedFullWidth(by: low)
+            var mergedHigh = productHigh
+            let mergedLow = productLow &+ lowHigh
+            if mergedLow < productLow { mergedHigh &+= 1 }
+            if mergedHigh & 0x1FF == 0x1FF, mergedLow &+ 1 == 0, lowLow &+ normalized < normalized { return nil }
+            (productHigh, productLow) = (mergedHigh, mergedLow)
+        }
+        let topBit = productHigh >> 63
+        var significand = productHigh >> (topBit + 9)
+        binaryExponent &-= 1 ^ topBit
+        // Exactly halfway between two doubles: only the text decides.
+        if productLow == 0, productHigh & 0x1FF == 0, significand & 3 == 1 { return nil }
+        significand &+= significand & 1
+        significand >>= 1
+        if significand >> 53 > 0 {
+            significand >>= 1
+            binaryExponent &+= 1
+        }
+        // Zero or below is subnormal, 0x7FF or above infinite: both left to the text.
+        guard binaryExponent &- 1 < 0x7FF - 1 else { return nil }
+        let bits = binaryExponent << 52 | significand & 0x000F_FFFF_FFFF_FFFF | (negative ? 1 << 63 : 0)
+        return Double(bitPattern: bits)
+    }
+
+    /// `mantissa × 10^scale` correctly rounded without text when a fast exact method applies
+    /// (Clinger's, then Eisel–Lemire's); `nil` otherwise.
+    @inline(__always)
+    static func fastDouble(mantissa: UInt64, scale: Int, negative: Bool) -> Double? {
+        exactDouble(mantissa: mantissa, scale: scale, negative: negative)
+            ?? eiselLemire(mantissa: mantissa, scale: scale, negative: negative)
     }
 
     /// Exact powers of ten, 10^0 through 10^22.
