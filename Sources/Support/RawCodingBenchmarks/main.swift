@@ -7,7 +7,8 @@ import RawCodingStores
 
 // Profiling: swift run -c release RawCodingBenchmarks profile DOCUMENT OPERATION [repeats]
 // repeats one of our operations (json-encode, json-decode, binary-encode, binary-decode,
-// xml-encode, xml-decode) on catalog, canada or twitter, for `perf record`.
+// xml-encode, xml-decode) on catalog, canada or twitter, or json-decode on original-canada or
+// original-twitter (the files as their producers wrote them), for `perf record`.
 
 /// The command line: `[runs] [--originals DIR] [--only GROUP]...`, groups being originals,
 /// engine, stored, stores, catalog, canada and twitter.
@@ -28,6 +29,17 @@ func profile(_ arguments: [String]) throws {
     case "catalog": try profile(Catalog.make(count: 2_000), arguments[1], repeats)
     case "canada": try profile(Canada.make(), arguments[1], repeats)
     case "twitter": try profile(Twitter.make(), arguments[1], repeats)
+    case "original-canada", "original-twitter":
+        guard arguments[1] == "json-decode" else { fail("the original files are profiled with json-decode") }
+        guard let directory = Originals.directory(Options.arguments) else {
+            fail("no original files at \(Originals.defaultDirectory); pass --originals DIR")
+        }
+        let json = JSONCodec(limits: Limits(maximumInputBytes: 64 << 20))
+        let isCanada = arguments[0] == "original-canada"
+        let bytes = try Originals.bytes(isCanada ? "canada.json" : "twitter.json", in: directory)
+        for _ in 0..<repeats {
+            _ = isCanada ? try json.decode(Canada.self, from: bytes) as Any : try json.decode(Twitter.self, from: bytes)
+        }
     default: fail("unknown document \(arguments[0])")
     }
 }
