@@ -53,7 +53,10 @@ struct EvolvingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// integers' overloads, declared where they are available).
     func filled<T>(_ type: T.Type, _ key: Key) -> T? {
         ledger?.known.insert(key.stringValue)
-        guard let value = place.defaultValue(for: key.stringValue) as? T, !base.contains(key) else { return nil }
+        // The stored key first: it is usually there, and a lookup is cheaper than the default's cast.
+        guard place.defaults?.children != nil, !base.contains(key),
+            let value = place.defaultValue(for: key.stringValue) as? T
+        else { return nil }
         decoding.noteFilled(codingPath + [key])
         return value
     }
@@ -176,7 +179,7 @@ struct EvolvingUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try base.decode(type) }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        guard !EvolvingDecoding.isLeaf(type), let own = try decoding.ownDefault(of: type) else {
+        guard let own = try decoding.ownDefault(of: type) else {
             return try base.decode(type)
         }
         return try T(

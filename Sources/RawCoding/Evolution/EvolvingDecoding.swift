@@ -14,8 +14,18 @@ final class EvolvingDecoding: @unchecked Sendable {
     var root: EvolvingPlace { EvolvingPlace(defaults: defaults, ledger: ledger) }
     /// The key paths filled from a default, for the result.
     private(set) var filledKeyPaths: [String] = []
-    /// Defaults of nested ``StoredDefault`` types, taken apart once per decode.
-    private var ownDefaults: [ObjectIdentifier: DefaultNode] = [:]
+    /// What each type decoded so far is to this decode, so each type is looked at once.
+    private var kinds: [ObjectIdentifier: Kind] = [:]
+
+    /// How a type decodes in an evolving decode.
+    enum Kind {
+        /// Decoded as it is (see ``EvolutionLeaf``).
+        case leaf
+        /// A ``StoredDefault`` type: its default, taken apart.
+        case withDefault(DefaultNode)
+        /// Any other type.
+        case plain
+    }
 
     /// - Parameters:
     ///   - defaults: The default value taken apart, for the value decoded.
@@ -28,14 +38,26 @@ final class EvolvingDecoding: @unchecked Sendable {
     /// Types decoded as they are (see ``EvolutionLeaf``).
     static func isLeaf(_ type: Any.Type) -> Bool { type is any EvolutionLeaf.Type }
 
-    /// The default of a nested type that has its own, taken apart.
-    func ownDefault<Value>(of type: Value.Type) throws -> DefaultNode? {
-        guard let withDefault = type as? any StoredDefault.Type else { return nil }
+    /// What `type` is to this decode, found once per type.
+    func kind<Value>(of type: Value.Type) throws -> Kind {
         let key = ObjectIdentifier(type)
-        if let node = ownDefaults[key] { return node }
-        let node = try DefaultNode.capture(withDefault.defaultValue)
-        ownDefaults[key] = node
-        return node
+        if let kind = kinds[key] { return kind }
+        let kind: Kind
+        if Self.isLeaf(type) {
+            kind = .leaf
+        } else if let withDefault = type as? any StoredDefault.Type {
+            kind = .withDefault(try DefaultNode.capture(withDefault.defaultValue))
+        } else {
+            kind = .plain
+        }
+        kinds[key] = kind
+        return kind
+    }
+
+    /// The default of a nested type that has its own, taken apart; `nil` for a leaf.
+    func ownDefault<Value>(of type: Value.Type) throws -> DefaultNode? {
+        if case .withDefault(let node) = try kind(of: type) { return node }
+        return nil
     }
 
     func noteFilled(_ codingPath: [any CodingKey]) {
@@ -47,13 +69,14 @@ final class EvolvingDecoding: @unchecked Sendable {
     func decode<Value: Decodable>(
         _ type: Value.Type, at place: EvolvingPlace, plain: () throws -> Value, decoder: () throws -> any Decoder
     ) throws -> Value {
-        if Self.isLeaf(type) {
+        let kind = try kind(of: type)
+        if case .leaf = kind {
             // A scalar has no keys; a `[String: Value]` dictionary or a tree is read whole.
             place.ledger?.knowsAll = true
             return try plain()
         }
         var place = place
-        if place.defaults?.children == nil, let own = try ownDefault(of: type) { place.defaults = own }
+        if place.defaults?.children == nil, case .withDefault(let own) = kind { place.defaults = own }
         guard place.defaults?.children != nil || place.ledger != nil else { return try plain() }
         return try Value(from: EvolvingDecoder(base: try decoder(), place: place, decoding: self))
     }

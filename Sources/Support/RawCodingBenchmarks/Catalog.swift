@@ -1,4 +1,5 @@
 import Foundation
+import RawCoding
 
 /// The benchmark model: a product catalog of the kind apps cache, with ints, doubles, strings,
 /// arrays, optionals, dates and bools.
@@ -57,4 +58,15 @@ struct Catalog: Codable, Equatable {
             dimensions: dimensions,
             note: index % 5 == 0 ? "Limited run \(index)" : nil)
     }
+}
+
+/// A record as an evolving app stores it: with a default that fills keys older data lacks, and
+/// a version.
+struct EvolvingRecord: Codable, Equatable, StoredDefault, StoredVersioned {
+    var record: Catalog.Record
+    var starred = false
+
+    static let defaultValue = EvolvingRecord(record: Catalog.make(count: 1).records[0])
+    static var storedVersion: Int { 2 }
+    static var migrations: [StoredMigration] { [.tree(from: 1) { tree in tree["starred"] = false }] }
 }

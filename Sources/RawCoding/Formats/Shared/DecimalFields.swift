@@ -44,7 +44,8 @@ struct DecimalFields: Equatable {
         guard MemoryLayout<Decimal>.size == 20 else { return nil }
         let probes: [Decimal] = [
             0, 1, -1, Decimal(UInt64.max), Decimal(sign: .minus, exponent: -15, significand: 65_613_616_999_999_977),
-            Decimal(sign: .plus, exponent: 127, significand: 12_345), Decimal(sign: .minus, exponent: -128, significand: 7),
+            Decimal(sign: .plus, exponent: 127, significand: 12_345),
+            Decimal(sign: .minus, exponent: -128, significand: 7),
             Decimal(string: "-340282366920938463463374607431768211455") ?? 0,
         ]
         return Packing.allCases.first { packing in
