@@ -15,8 +15,7 @@ struct DocumentGenerator {
 }
 
 /// Shaped like the well-known `canada.json` (a GeoJSON country outline, about 2 MB): one
-/// feature whose polygon holds 480 rings and about 56,000 coordinate pairs written with
-/// 15 to 17 significant digits.
+/// feature whose polygon holds 480 rings and about 56,000 coordinate pairs with six decimals.
 struct Canada: Codable, Equatable {
     struct Feature: Codable, Equatable {
         var type: String
@@ -44,7 +43,9 @@ struct Canada: Codable, Equatable {
             for _ in 0..<count {
                 longitude += (generator.unit() - 0.5) / 50
                 latitude += (generator.unit() - 0.5) / 50
-                points.append([longitude, latitude])
+                // Six decimals, as the original's survey data has them (its text then has 17
+                // significant digits: -65.613616999999977).
+                points.append([(longitude * 1e6).rounded() / 1e6, (latitude * 1e6).rounded() / 1e6])
             }
             rings.append(points)
         }
@@ -256,4 +257,46 @@ struct Twitter: Codable, Equatable {
                 refresh_url: "?since_id=505874924095815681&q=%E4%B8%80&include_entities=1", count: 100, since_id: 0,
                 since_id_str: "0"))
     }
+}
+
+/// JSON as producers write it: `json` with every number that has a fraction or an exponent
+/// written with 17 significant digits (`%.17g`, as C, GIS tools and the original `canada.json`
+/// write doubles), so that `0.1` becomes `0.10000000000000001`. Strings are left as they are.
+func producerWritten(_ json: Data) -> Data {
+    let bytes = [UInt8](json)
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count * 2)
+    var index = 0
+    while index < bytes.count {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "\"") {
+            // Copy the string through its closing quote, escapes included.
+            output.append(byte)
+            index += 1
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                if bytes[index] == UInt8(ascii: "\\") {
+                    output.append(bytes[index])
+                    index += 1
+                }
+                output.append(bytes[index])
+                index += 1
+            }
+            if index < bytes.count { output.append(bytes[index]) }
+            index += 1
+        } else if byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
+            var end = index
+            while end < bytes.count, "+-.eE0123456789".utf8.contains(bytes[end]) { end += 1 }
+            let text = String(decoding: bytes[index..<end], as: UTF8.self)
+            if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let value = Double(text) {
+                output.append(contentsOf: String(format: "%.17g", value).utf8)
+            } else {
+                output.append(contentsOf: bytes[index..<end])
+            }
+            index = end
+        } else {
+            output.append(byte)
+            index += 1
+        }
+    }
+    return Data(output)
 }
