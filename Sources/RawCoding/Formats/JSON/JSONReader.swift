@@ -430,9 +430,7 @@ struct JSONParser {
             }
         }
         let scale = literal.scale
-        if !isInteger, !overflow, !exponentOverflow,
-            let value = NumberParsing.fastDouble(mantissa: mantissa, scale: scale, negative: negative)
-        {
+        if !isInteger, let value = literal.fastDouble {
             // A Double when it holds the number exactly (always, up to 15 significant digits);
             // otherwise a Decimal when one does; the nearest Double when neither does.
             if digitCount <= 15

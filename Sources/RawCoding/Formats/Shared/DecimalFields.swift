@@ -46,7 +46,7 @@ struct DecimalFields: Equatable {
             0, 1, -1, Decimal(UInt64.max), Decimal(sign: .minus, exponent: -15, significand: 65_613_616_999_999_977),
             Decimal(sign: .plus, exponent: 127, significand: 12_345),
             Decimal(sign: .minus, exponent: -128, significand: 7),
-            Decimal(string: "-340282366920938463463374607431768211455") ?? 0,
+            -(Decimal(UInt64.max) * Decimal(UInt64.max)),
         ]
         return Packing.allCases.first { packing in
             probes.allSatisfy { probe in

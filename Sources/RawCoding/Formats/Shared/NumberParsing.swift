@@ -71,11 +71,7 @@ enum NumberParsing {
     /// - otherwise the `Double`'s shortest text decides.
     @inline(__always)
     static func fastPathHoldsExactly(_ double: Double, mantissa: UInt64, scale: Int, negative: Bool) -> Bool {
-        var (mantissa, scale) = (mantissa, scale)
-        while mantissa != 0, mantissa % 10 == 0 {
-            mantissa /= 10
-            scale += 1
-        }
+        let (mantissa, scale) = withoutTrailingZeros(mantissa, scale)
         guard mantissa > 0, mantissa < .max else { return holdsExactly(double, mantissa: mantissa, scale: scale) }
         if let below = fastDouble(mantissa: mantissa - 1, scale: scale, negative: negative),
             let above = fastDouble(mantissa: mantissa + 1, scale: scale, negative: negative),
@@ -96,11 +92,7 @@ enum NumberParsing {
     /// holds (-128...127, trailing zeros dropped); built from the parts, not from text.
     @inline(__always)
     static func exactDecimal(mantissa: UInt64, scale: Int, negative: Bool) -> Decimal? {
-        var (mantissa, scale) = (mantissa, scale)
-        while mantissa != 0, mantissa % 10 == 0 {
-            mantissa /= 10
-            scale += 1
-        }
+        let (mantissa, scale) = withoutTrailingZeros(mantissa, scale)
         guard scale >= -128, scale <= 127 else { return nil }
         let decimal = Decimal(sign: negative ? .minus : .plus, exponent: scale, significand: Decimal(mantissa))
         return decimal.isNaN ? nil : decimal
@@ -112,12 +104,19 @@ enum NumberParsing {
         guard double.isFinite else { return false }
         var shortest = ShortestDigits()
         double.write(to: &shortest)
-        var (left, leftScale) = (mantissa, scale)
-        while left != 0, left % 10 == 0 {
-            left /= 10
-            leftScale += 1
-        }
+        let (left, leftScale) = withoutTrailingZeros(mantissa, scale)
         return left == shortest.mantissa && (left == 0 || leftScale == shortest.scale)
+    }
+
+    /// `mantissa × 10^scale` with the mantissa's trailing zeros moved into the scale.
+    @inline(__always)
+    static func withoutTrailingZeros(_ mantissa: UInt64, _ scale: Int) -> (mantissa: UInt64, scale: Int) {
+        var (mantissa, scale) = (mantissa, scale)
+        while mantissa != 0, mantissa % 10 == 0 {
+            mantissa /= 10
+            scale += 1
+        }
+        return (mantissa, scale)
     }
 
     static let posix = Locale(identifier: "en_US_POSIX")
@@ -248,10 +247,6 @@ struct ShortestDigits: TextOutputStream {
             default: break
             }
         }
-        scale += exponentSign * exponent
-        while mantissa != 0, mantissa % 10 == 0 {
-            mantissa /= 10
-            scale += 1
-        }
+        (mantissa, scale) = NumberParsing.withoutTrailingZeros(mantissa, scale + exponentSign * exponent)
     }
 }
