@@ -164,7 +164,26 @@ public struct JSONCodec: StringCodec, Hashable {
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value {
-        try decode(type, from: data, with: decoder, format: format, limits: limits)
+        let decoder = self.decoder
+        // Straight from a flat scan of the bytes, when the scan takes the document; otherwise
+        // (and for key conversion, versioned payloads and a tree asked for) from the tree.
+        if keys == .useDefaultKeys, Value.self != StoredValue.self, !(Value.self is any StoredVersioned.Type),
+            let value = try RecursionGuard.codecScope(
+                decoding: Value.self,
+                { () throws -> Value? in
+                    try data.withUnsafeBytes { raw throws -> Value? in
+                        guard let scan = JSONScan.scan(raw.bindMemory(to: UInt8.self), limits: limits) else {
+                            return nil
+                        }
+                        let context = ScanDecodingContext(scan: scan, options: decoder)
+                        let root = ScanDecodingNode(context: context, parent: nil, step: nil, token: 0)
+                        return try root.unbox(0, as: type, step: nil)
+                    }
+                })
+        {
+            return value
+        }
+        return try decode(type, from: data, with: decoder, format: format, limits: limits)
     }
 
     public func readTree(from data: Data) throws(RawCodingError) -> StoredValue {

@@ -115,17 +115,7 @@ extension DecodingNode {
     /// A decoder for a nested value; nesting beyond the decoder's `maximumDepth` is an error,
     /// so a hostile tree cannot overflow the stack.
     func child(_ value: StoredValue, step: CodingPathStep?) throws -> DecodingNode {
-        guard depth < context.options.maximumDepth else {
-            throw corrupted(
-                "The value is nested deeper than \(context.options.maximumDepth) levels (StoredValueDecoder.maximumDepth).",
-                step: step)
-        }
-        guard context.stack.allows(depth: depth + 1) else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: path(adding: step), debugDescription: "the stack is nearly used up",
-                    underlyingError: StackExhaustion(reason: context.stack.measured.exhaustedReason(depth: depth + 1))))
-        }
+        try context.checkNesting(below: depth) { path(adding: step) }
         return DecodingNode(context: context, parent: self, step: step, value: value)
     }
 

@@ -31,6 +31,26 @@ final class DecodingContext {
         }
     }
 
+    /// Throws unless a decoder may start below one at `depth`: nesting beyond `maximumDepth`,
+    /// or a stack nearly used up, is an error at `path`.
+    @inline(__always)
+    func checkNesting(below depth: Int, path: () -> [any CodingKey]) throws {
+        guard depth < options.maximumDepth else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: path(),
+                    debugDescription:
+                        "The value is nested deeper than \(options.maximumDepth) levels (StoredValueDecoder.maximumDepth)."
+                ))
+        }
+        guard stack.allows(depth: depth + 1) else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: path(), debugDescription: "the stack is nearly used up",
+                    underlyingError: StackExhaustion(reason: stack.measured.exhaustedReason(depth: depth + 1))))
+        }
+    }
+
     func date(fromISO8601 text: String) -> Date? {
         if let iso8601Formatter { return iso8601Formatter.date(from: text) }
         let formatter = ISO8601DateFormatter()
@@ -54,12 +74,19 @@ final class DecodingNode: Decoder {
     /// strategies leave alone (as `JSONDecoder` does).
     var keepsKeys = false
 
-    init(context: DecodingContext, parent: DecodingNode?, step: CodingPathStep?, value: StoredValue) {
+    /// The coding path above the root node: where another decoder handed the value over.
+    let rootPath: [any CodingKey]
+
+    init(
+        context: DecodingContext, parent: DecodingNode?, step: CodingPathStep?, value: StoredValue,
+        rootPath: [any CodingKey] = [], rootDepth: Int = 0
+    ) {
         self.context = context
         self.parent = parent
         self.step = step
         self.value = value
-        depth = parent.map { $0.depth + 1 } ?? 0
+        self.rootPath = parent?.rootPath ?? rootPath
+        depth = parent.map { $0.depth + 1 } ?? rootDepth
     }
 
     var codingPath: [any CodingKey] {
@@ -69,7 +96,7 @@ final class DecodingNode: Decoder {
             if let step = current.step { steps.append(step.codingKey) }
             node = current.parent
         }
-        return steps.reversed()
+        return rootPath + steps.reversed()
     }
 
     func path(adding step: CodingPathStep?) -> [any CodingKey] {

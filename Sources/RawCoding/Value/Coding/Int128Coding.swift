@@ -71,3 +71,26 @@ extension DecodingNode {
     func decode(_ type: Int128.Type) throws -> Int128 { try unboxInteger(value, as: type, step: nil) }
     func decode(_ type: UInt128.Type) throws -> UInt128 { try unboxInteger(value, as: type, step: nil) }
 }
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension ScanKeyedDecodingContainer {
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension ScanUnkeyedDecodingContainer {
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try decode(wide: type) }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try decode(wide: type) }
+}
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension ScanDecodingNode {
+    func decode(_ type: Int128.Type) throws -> Int128 { try unboxInteger(token, as: type, step: nil) }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try unboxInteger(token, as: type, step: nil) }
+}

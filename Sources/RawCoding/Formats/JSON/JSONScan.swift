@@ -1,0 +1,358 @@
+import Foundation
+
+/// A flat scan of JSON text: one token per value and per key, in document order, with no heap
+/// object per value. The Codable decoder reads a model straight from it; ``JSONParser`` stays
+/// the reader of trees.
+///
+/// The scan accepts a subset of what ``JSONParser`` accepts, never more: whenever it meets
+/// something it does not handle itself (any malformed input, a limit reached, a key with
+/// escapes, a repeated key), it gives up and the caller reads the tree instead, so errors and
+/// the meaning of every document stay those of ``JSONParser``.
+struct JSONScan {
+    /// What a token is. Containers are followed by their members' tokens (an object's as key,
+    /// value, key, value...).
+    enum Kind: UInt8 {
+        case null, `false`, `true`
+        /// A string without escapes: its UTF-8 bytes (validated) at `offset`, `length` long.
+        case string
+        /// A string with escapes, read by ``JSONParser``: `payload` indexes ``strings``.
+        case escapedString
+        /// An integer the tree holds as ``StoredValue/int(_:)``: `payload` is its bits.
+        case integer
+        /// A number with a fraction or exponent that converts by a fast exact path: `payload`
+        /// is the nearest `Double`'s bits; its text is at `offset`, `length` long.
+        case double
+        /// Any other number, read by ``JSONParser``: `payload` indexes ``numbers``.
+        case otherNumber
+        /// `length` members (entries, for an object); `payload` is the index after the last
+        /// member's tokens; `offset` is the opening bracket.
+        case array, object
+        /// An object's key without escapes: its UTF-8 bytes (validated) at `offset`.
+        case key
+    }
+
+    struct Token {
+        /// The kind in the top byte, a length or member count below it.
+        var header: UInt64
+        var offset: Int
+        var payload: UInt64
+
+        @inline(__always) var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: header >> 56)).unsafelyUnwrapped }
+        @inline(__always) var length: Int { Int(truncatingIfNeeded: header & 0x00FF_FFFF_FFFF_FFFF) }
+
+        @inline(__always)
+        init(_ kind: Kind, offset: Int, length: Int = 0, payload: UInt64 = 0) {
+            header = UInt64(kind.rawValue) << 56 | UInt64(truncatingIfNeeded: length)
+            self.offset = offset
+            self.payload = payload
+        }
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    let limits: Limits
+    private(set) var tokens: [Token] = []
+    /// The strings with escapes, as ``JSONParser`` reads them.
+    private(set) var strings: [String] = []
+    /// The numbers no fast path reads, as ``JSONParser`` reads them.
+    private(set) var numbers: [StoredValue] = []
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
+
+    /// The scan of `bytes`, or `nil` when ``JSONParser`` is to decide (see the type's summary).
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) -> JSONScan? {
+        guard bytes.count <= limits.maximumInputBytes, bytes.count < 1 << 55 else { return nil }
+        var scan = JSONScan(bytes: bytes, limits: limits)
+        scan.tokens.reserveCapacity(bytes.count / 8 + 4)
+        return scan.run() ? scan : nil
+    }
+
+    // MARK: Scanning
+
+    private struct Open {
+        let token: Int
+        var count = 0
+        let isObject: Bool
+    }
+
+    @inline(__always)
+    private func skipWhitespace(_ index: inout Int) {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func run() -> Bool {
+        var index = 0
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        var open: [Open] = []
+        let maximumDepth = limits.effectiveDepth
+        var valueCount = 0
+        skipWhitespace(&index)
+        while true {
+            // A value starts at `index`.
+            valueCount += 1
+            guard valueCount <= limits.maximumValueCount, index < bytes.count else { return false }
+            var completed = true
+            switch bytes[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = bytes[index] == UInt8(ascii: "{")
+                open.append(Open(token: tokens.count, isObject: isObject))
+                guard open.count <= maximumDepth else { return false }
+                tokens.append(Token(isObject ? .object : .array, offset: index))
+                index += 1
+                skipWhitespace(&index)
+                if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index += 1
+                    tokens[open.removeLast().token].payload = UInt64(tokens.count)
+                } else if isObject {
+                    guard scanKey(&index) else { return false }
+                    completed = false
+                } else {
+                    completed = false
+                }
+            case UInt8(ascii: "\""):
+                guard scanString(&index) else { return false }
+            case UInt8(ascii: "t"):
+                guard literal("true", at: &index) else { return false }
+                tokens.append(Token(.true, offset: index))
+            case UInt8(ascii: "f"):
+                guard literal("false", at: &index) else { return false }
+                tokens.append(Token(.false, offset: index))
+            case UInt8(ascii: "n"):
+                guard literal("null", at: &index) else { return false }
+                tokens.append(Token(.null, offset: index))
+            default:
+                guard scanNumber(&index) else { return false }
+            }
+            guard completed else { continue }
+            // After a value: separators and closing brackets up to the next value.
+            while true {
+                skipWhitespace(&index)
+                guard let last = open.indices.last else { return index == bytes.count }
+                guard index < bytes.count else { return false }
+                open[last].count += 1
+                let byte = bytes[index]
+                index += 1
+                if byte == UInt8(ascii: ",") {
+                    skipWhitespace(&index)
+                    if open[last].isObject {
+                        guard scanKey(&index) else { return false }
+                    }
+                    break
+                }
+                guard byte == (open[last].isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
+                let closed = open.removeLast()
+                tokens[closed.token].header |= UInt64(closed.count)
+                tokens[closed.token].payload = UInt64(tokens.count)
+                if closed.isObject, closed.count > 1, hasRepeatedKey(closed.token) { return false }
+            }
+        }
+    }
+
+    private func literal(_ text: StaticString, at index: inout Int) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard index + count <= bytes.count,
+            memcmp(bytes.baseAddress.unsafelyUnwrapped + index, text.utf8Start, count) == 0
+        else { return false }
+        index += count
+        return true
+    }
+
+    /// The bytes of a string without escapes from `index` (after the quote) up to its closing
+    /// quote, validated; `nil` at an escape, a control character or the end.
+    @inline(__always)
+    private func plainString(from start: Int) -> Int? {
+        var cursor = start
+        var ascii = true
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "\"") {
+                if !ascii, UTF8Validation.firstInvalidByte(in: bytes, start..<cursor) != nil { return nil }
+                return cursor
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            ascii = ascii && byte < 0x80
+            cursor += 1
+        }
+        return nil
+    }
+
+    /// `"key":` and the whitespace after it; keys with escapes are left to the tree reader.
+    private mutating func scanKey(_ index: inout Int) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let end = plainString(from: index + 1) else {
+            return false
+        }
+        tokens.append(Token(.key, offset: index + 1, length: end - index - 1))
+        index = end + 1
+        skipWhitespace(&index)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+        index += 1
+        skipWhitespace(&index)
+        return true
+    }
+
+    private mutating func scanString(_ index: inout Int) -> Bool {
+        if let end = plainString(from: index + 1) {
+            tokens.append(Token(.string, offset: index + 1, length: end - index - 1))
+            index = end + 1
+            return true
+        }
+        var parser = JSONParser(bytes: bytes, limits: limits)
+        parser.index = index
+        do throws(FormatFailure) {
+            strings.append(try parser.parseString())
+        } catch {
+            return false  // the tree reader reports it
+        }
+        tokens.append(
+            Token(.escapedString, offset: index, length: parser.index - index, payload: UInt64(strings.count - 1)))
+        index = parser.index
+        return true
+    }
+
+    private mutating func scanNumber(_ index: inout Int) -> Bool {
+        let (literal, end, problem) = NumberLiteral.scan(bytes, from: index, strict: true)
+        guard problem == nil else { return false }
+        if literal.isInteger, !literal.overflow {
+            let limit = literal.negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
+            if literal.mantissa <= limit, !(literal.negative && literal.mantissa == 0) {
+                let value =
+                    literal.negative ? Int64(truncatingIfNeeded: 0 &- literal.mantissa) : Int64(literal.mantissa)
+                tokens.append(Token(.integer, offset: index, length: end - index, payload: UInt64(bitPattern: value)))
+                index = end
+                return true
+            }
+        } else if !literal.isInteger, let value = literal.fastDouble {
+            tokens.append(Token(.double, offset: index, length: end - index, payload: value.bitPattern))
+            index = end
+            return true
+        }
+        var parser = JSONParser(bytes: bytes, limits: limits)
+        parser.index = index
+        do throws(FormatFailure) {
+            numbers.append(try parser.parseNumber())
+        } catch {
+            return false  // the tree reader reports it
+        }
+        tokens.append(Token(.otherNumber, offset: index, length: end - index, payload: UInt64(numbers.count - 1)))
+        index = end
+        return true
+    }
+
+    /// Whether the object at `token` repeats a key (the tree keeps the last value in the first
+    /// one's place; the scan leaves that to it).
+    private func hasRepeatedKey(_ token: Int) -> Bool {
+        let count = tokens[token].length
+        if count <= 16 {
+            var keys: [Int] = []
+            keys.reserveCapacity(count)
+            var position = token + 1
+            for _ in 0..<count {
+                for earlier in keys where sameKey(earlier, position) { return true }
+                keys.append(position)
+                position = after(position + 1)
+            }
+            return false
+        }
+        var seen = Set<KeyBytes>(minimumCapacity: count)
+        var position = token + 1
+        for _ in 0..<count {
+            let key = tokens[position]
+            let bytes = UnsafeRawBufferPointer(
+                rebasing: UnsafeRawBufferPointer(self.bytes)[key.offset..<(key.offset + key.length)])
+            if !seen.insert(KeyBytes(bytes: bytes)).inserted { return true }
+            position = after(position + 1)
+        }
+        return false
+    }
+
+    private struct KeyBytes: Hashable {
+        let bytes: UnsafeRawBufferPointer
+
+        static func == (lhs: KeyBytes, rhs: KeyBytes) -> Bool {
+            lhs.bytes.count == rhs.bytes.count
+                && (lhs.bytes.isEmpty
+                    || memcmp(
+                        lhs.bytes.baseAddress.unsafelyUnwrapped, rhs.bytes.baseAddress.unsafelyUnwrapped,
+                        lhs.bytes.count) == 0)
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(bytes: bytes) }
+    }
+
+    private func sameKey(_ left: Int, _ right: Int) -> Bool {
+        let (a, b) = (tokens[left], tokens[right])
+        guard a.length == b.length else { return false }
+        return a.length == 0
+            || memcmp(
+                bytes.baseAddress.unsafelyUnwrapped + a.offset, bytes.baseAddress.unsafelyUnwrapped + b.offset, a.length
+            ) == 0
+    }
+
+    // MARK: Reading tokens
+
+    /// The index after the value whose token is at `index` (and after its members).
+    @inline(__always)
+    func after(_ index: Int) -> Int {
+        let token = tokens[index]
+        switch token.kind {
+        case .array, .object: return Int(truncatingIfNeeded: token.payload)
+        default: return index + 1
+        }
+    }
+
+    /// Whether the key token at `index` has exactly the UTF-8 bytes of `key`.
+    @inline(__always)
+    func key(at index: Int, equals key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let token = tokens[index]
+        guard token.length == key.count else { return false }
+        return key.isEmpty
+            || memcmp(bytes.baseAddress.unsafelyUnwrapped + token.offset, key.baseAddress.unsafelyUnwrapped, key.count)
+                == 0
+    }
+
+    /// The text of the key token at `index`.
+    func keyString(at index: Int) -> String {
+        let token = tokens[index]
+        return String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[token.offset..<(token.offset + token.length)]), as: UTF8.self)
+    }
+
+    /// The text of the string token at `index`, if it is one.
+    @inline(__always)
+    func string(at index: Int) -> String? {
+        let token = tokens[index]
+        switch token.kind {
+        case .string:
+            return String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[token.offset..<(token.offset + token.length)]),
+                as: UTF8.self)
+        case .escapedString: return strings[Int(truncatingIfNeeded: token.payload)]
+        default: return nil
+        }
+    }
+
+    /// The value at `index` as ``JSONParser`` reads it.
+    func storedValue(at index: Int) throws(FormatFailure) -> StoredValue {
+        let token = tokens[index]
+        switch token.kind {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .string, .escapedString, .key: return .string(string(at: index) ?? keyString(at: index))
+        case .integer: return .int(Int64(bitPattern: token.payload))
+        case .otherNumber: return numbers[Int(truncatingIfNeeded: token.payload)]
+        case .double, .array, .object:
+            // Exactness (a Double or a Decimal) and containers: the parser, on the same bytes.
+            var parser = JSONParser(bytes: bytes, limits: limits)
+            parser.index = token.offset
+            return try parser.parseValue()
+        }
+    }
+}

@@ -1,0 +1,484 @@
+import Foundation
+
+/// What every node of one decode from a ``JSONScan`` shares.
+final class ScanDecodingContext {
+    let scan: JSONScan
+    let tree: DecodingContext
+
+    init(scan: JSONScan, options: StoredValueDecoder) {
+        self.scan = scan
+        tree = DecodingContext(options: options)
+    }
+}
+
+/// One `Decoder` of a decode straight from a ``JSONScan``: a token and where it is.
+///
+/// It decodes exactly as ``DecodingNode`` does on the tree ``JSONParser`` reads from the same
+/// bytes. Strings, numbers, Booleans and containers come from the scan; whatever else (dates
+/// and bytes by their strategies, decimals, URLs, a `StoredValue`, every failure) is handed to a
+/// ``DecodingNode`` at the same coding path and depth, over the value read from the same bytes,
+/// so that rules and messages live in one place.
+final class ScanDecodingNode: Decoder {
+    let context: ScanDecodingContext
+    let parent: ScanDecodingNode?
+    let step: CodingPathStep?
+    let token: Int
+    let depth: Int
+    /// The key token where the next lookup in this node's object starts, and its entry number.
+    var keyHint: (token: Int, entry: Int)
+
+    init(context: ScanDecodingContext, parent: ScanDecodingNode?, step: CodingPathStep?, token: Int) {
+        self.context = context
+        self.parent = parent
+        self.step = step
+        self.token = token
+        depth = parent.map { $0.depth + 1 } ?? 0
+        keyHint = (token + 1, 0)
+    }
+
+    var codingPath: [any CodingKey] {
+        var steps: [any CodingKey] = []
+        var node: ScanDecodingNode? = self
+        while let current = node {
+            if let step = current.step { steps.append(step.codingKey) }
+            node = current.parent
+        }
+        return steps.reversed()
+    }
+
+    func path(adding step: CodingPathStep?) -> [any CodingKey] {
+        guard let step else { return codingPath }
+        return codingPath + [step.codingKey]
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { context.tree.userInfo }
+
+    @inline(__always) var scan: JSONScan { context.scan }
+
+    // MARK: Handing over to the tree decoder
+
+    /// The value at `token` as the tree holds it. Reading it again can only fail where reading
+    /// the tree would have (a stack nearly used up), and then fails the same way: the reader's
+    /// failure at the same position, under the same path.
+    func stored(_ token: Int, step: CodingPathStep?) throws -> StoredValue {
+        do throws(FormatFailure) {
+            return try scan.storedValue(at: token)
+        } catch {
+            var failure = error
+            if let step { failure = failure.inside(TreePathStep(step)) }
+            var node: ScanDecodingNode? = self
+            while let current = node {
+                if let step = current.step { failure = failure.inside(TreePathStep(step)) }
+                node = current.parent
+            }
+            throw failure
+        }
+    }
+
+    /// A tree decoder in this node's place: at its coding path and depth.
+    func bridge(_ value: StoredValue) -> DecodingNode {
+        DecodingNode(
+            context: context.tree, parent: nil, step: nil, value: value, rootPath: codingPath, rootDepth: depth)
+    }
+
+    @inline(never)
+    func unboxedByTree<Value>(
+        _ token: Int, step: CodingPathStep?, _ unbox: (DecodingNode, StoredValue) throws -> Value
+    ) throws -> Value {
+        let value = try stored(token, step: step)
+        return try unbox(bridge(value), value)
+    }
+
+    // MARK: Containers
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard scan.tokens[token].kind == .object else {
+            return try unboxedByTree(token, step: nil) { node, _ in try node.container(keyedBy: type) }
+        }
+        return KeyedDecodingContainer(ScanKeyedDecodingContainer<Key>(node: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard scan.tokens[token].kind == .array else {
+            return try unboxedByTree(token, step: nil) { node, _ in try node.unkeyedContainer() }
+        }
+        return ScanUnkeyedDecodingContainer(node: self)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    /// A decoder for the value at `token`, within the nesting limits.
+    func child(_ token: Int, step: CodingPathStep?) throws -> ScanDecodingNode {
+        try context.tree.checkNesting(below: depth) { path(adding: step) }
+        return ScanDecodingNode(context: context, parent: self, step: step, token: token)
+    }
+
+    // MARK: Values
+
+    @inline(__always)
+    func isNull(_ token: Int) -> Bool { scan.tokens[token].kind == .null }
+
+    func unboxBool(_ token: Int, step: CodingPathStep?) throws -> Bool {
+        switch scan.tokens[token].kind {
+        case .true: return true
+        case .false: return false
+        default: return try unboxedByTree(token, step: step) { node, value in try node.unboxBool(value, step: step) }
+        }
+    }
+
+    func unboxString(_ token: Int, step: CodingPathStep?) throws -> String {
+        if let string = scan.string(at: token) { return string }
+        return try unboxedByTree(token, step: step) { node, value in try node.unboxString(value, step: step) }
+    }
+
+    /// The `Double` of a number the scan converted; `nil` for anything else.
+    @inline(__always)
+    func fastDouble(_ token: Int) -> Double? {
+        let entry = scan.tokens[token]
+        switch entry.kind {
+        case .double: return Double(bitPattern: entry.payload)
+        case .integer: return Double(Int64(bitPattern: entry.payload))
+        default: return nil
+        }
+    }
+
+    func unboxDouble(_ token: Int, step: CodingPathStep?) throws -> Double {
+        if let double = fastDouble(token) { return double }
+        return try unboxedByTree(token, step: step) { node, value in try node.unboxDouble(value, step: step) }
+    }
+
+    func unboxFloat(_ token: Int, step: CodingPathStep?) throws -> Float {
+        if let double = fastDouble(token), !double.isFinite || Float(double).isFinite { return Float(double) }
+        return try unboxedByTree(token, step: step) { node, value in try node.unboxFloat(value, step: step) }
+    }
+
+    func unboxInteger<Integer: FixedWidthInteger>(_ token: Int, as type: Integer.Type, step: CodingPathStep?) throws
+        -> Integer
+    {
+        let entry = scan.tokens[token]
+        if entry.kind == .integer, let value = Integer(exactly: Int64(bitPattern: entry.payload)) { return value }
+        return try unboxedByTree(token, step: step) { node, value in try node.unboxInteger(value, as: type, step: step)
+        }
+    }
+
+    func unbox<Value: Decodable>(_ token: Int, as type: Value.Type, step: CodingPathStep?) throws -> Value {
+        if Value.self == String.self { return unsafeBitCast(try unboxString(token, step: step), to: Value.self) }
+        if Value.self == Int.self {
+            return unsafeBitCast(try unboxInteger(token, as: Int.self, step: step), to: Value.self)
+        }
+        if Value.self == Double.self { return unsafeBitCast(try unboxDouble(token, step: step), to: Value.self) }
+        if Value.self == Bool.self { return unsafeBitCast(try unboxBool(token, step: step), to: Value.self) }
+        if Value.self == Int64.self {
+            return unsafeBitCast(try unboxInteger(token, as: Int64.self, step: step), to: Value.self)
+        }
+        if Value.self == UInt64.self {
+            return unsafeBitCast(try unboxInteger(token, as: UInt64.self, step: step), to: Value.self)
+        }
+        if Value.self == UInt.self {
+            return unsafeBitCast(try unboxInteger(token, as: UInt.self, step: step), to: Value.self)
+        }
+        if Value.self == Int32.self {
+            return unsafeBitCast(try unboxInteger(token, as: Int32.self, step: step), to: Value.self)
+        }
+        if Value.self == UInt32.self {
+            return unsafeBitCast(try unboxInteger(token, as: UInt32.self, step: step), to: Value.self)
+        }
+        if Value.self == Int16.self {
+            return unsafeBitCast(try unboxInteger(token, as: Int16.self, step: step), to: Value.self)
+        }
+        if Value.self == UInt16.self {
+            return unsafeBitCast(try unboxInteger(token, as: UInt16.self, step: step), to: Value.self)
+        }
+        if Value.self == Int8.self {
+            return unsafeBitCast(try unboxInteger(token, as: Int8.self, step: step), to: Value.self)
+        }
+        if Value.self == UInt8.self {
+            return unsafeBitCast(try unboxInteger(token, as: UInt8.self, step: step), to: Value.self)
+        }
+        if Value.self == Float.self { return unsafeBitCast(try unboxFloat(token, step: step), to: Value.self) }
+        if Value.self == Date.self, case .secondsSinceReferenceDate = context.tree.options.dates,
+            let seconds = fastDouble(token)
+        {
+            return unsafeBitCast(Date(timeIntervalSinceReferenceDate: seconds), to: Value.self)
+        }
+        if Value.self == Date.self || Value.self == Data.self || Value.self == URL.self || Value.self == Decimal.self
+            || Value.self == StoredValue.self || Value.self == StoredDictionary.self
+        {
+            // Their rules (strategies, kinds of number, the tree as held) are the tree decoder's.
+            return try unboxedByTree(token, step: step) { node, value in try node.unbox(value, as: type, step: step) }
+        }
+        return try Value(from: child(token, step: step))
+    }
+}
+
+/// A ``ScanDecodingNode`` is its own single-value container.
+extension ScanDecodingNode: SingleValueDecodingContainer {
+    func decodeNil() -> Bool { isNull(token) }
+    func decode(_ type: Bool.Type) throws -> Bool { try unboxBool(token, step: nil) }
+    func decode(_ type: String.Type) throws -> String { try unboxString(token, step: nil) }
+    func decode(_ type: Double.Type) throws -> Double { try unboxDouble(token, step: nil) }
+    func decode(_ type: Float.Type) throws -> Float { try unboxFloat(token, step: nil) }
+    func decode(_ type: Int.Type) throws -> Int { try unboxInteger(token, as: type, step: nil) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try unboxInteger(token, as: type, step: nil) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try unboxInteger(token, as: type, step: nil) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try unboxInteger(token, as: type, step: nil) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try unboxInteger(token, as: type, step: nil) }
+    func decode(_ type: UInt.Type) throws -> UInt { try unboxInteger(token, as: type, step: nil) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try unboxInteger(token, as: type, step: nil) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try unboxInteger(token, as: type, step: nil) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try unboxInteger(token, as: type, step: nil) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(token, as: type, step: nil) }
+    func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { try unbox(token, as: type, step: nil) }
+}
+
+/// The keyed container of a ``ScanDecodingNode`` over an object.
+struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let node: ScanDecodingNode
+    let count: Int
+
+    init(node: ScanDecodingNode) {
+        self.node = node
+        count = node.scan.tokens[node.token].length
+    }
+
+    var codingPath: [any CodingKey] { node.codingPath }
+
+    var allKeys: [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(count)
+        var position = node.token + 1
+        for _ in 0..<count {
+            if let key = Key(stringValue: node.scan.keyString(at: position)) { keys.append(key) }
+            position = node.scan.after(position + 1)
+        }
+        return keys
+    }
+
+    /// The value token for `key`, or `nil`; lookups start after the previous hit, as decoders
+    /// read a type's properties in the order it wrote them.
+    @inline(__always)
+    private func lookup(_ key: Key) -> Int? { find(key.stringValue, from: node.keyHint) }
+
+    /// The value token for the key `name`, searching from `hint` (and moving the node's hint
+    /// past a hit), or from the first entry without moving it.
+    private func find(_ name: String, from hint: (token: Int, entry: Int)?) -> Int? {
+        guard count > 0 else { return nil }
+        var name = name
+        return name.withUTF8 { bytes -> Int? in
+            let scan = node.scan
+            var (position, entry) = hint ?? (node.token + 1, 0)
+            for _ in 0..<count {
+                if entry == count { (position, entry) = (node.token + 1, 0) }
+                let next = scan.after(position + 1)
+                if scan.key(at: position, equals: bytes) {
+                    if hint != nil { node.keyHint = (next, entry + 1) }
+                    return position + 1
+                }
+                (position, entry) = (next, entry + 1)
+            }
+            return nil
+        }
+    }
+
+    func contains(_ key: Key) -> Bool { find(key.stringValue, from: nil) != nil }
+
+    /// The value token for `key`, or `keyNotFound`.
+    func entry(_ key: Key) throws -> Int {
+        if let token = lookup(key) { return token }
+        throw DecodingError.keyNotFound(
+            key,
+            DecodingError.Context(
+                codingPath: node.codingPath,
+                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+    }
+
+    /// The value token for `key` unless it is missing or null.
+    private func present(_ key: Key) -> Int? {
+        guard let token = lookup(key), !node.isNull(token) else { return nil }
+        return token
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { node.isNull(try entry(key)) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try node.unboxBool(entry(key), step: .key(key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try node.unboxString(entry(key), step: .key(key))
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try node.unboxDouble(entry(key), step: .key(key))
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try node.unboxFloat(entry(key), step: .key(key))
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try node.unboxInteger(entry(key), as: type, step: .key(key))
+    }
+
+    func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
+        try node.unbox(entry(key), as: type, step: .key(key))
+    }
+
+    // One lookup instead of the protocol's contains + decodeNil + decode.
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try present(key).map { try node.unboxBool($0, step: .key(key)) }
+    }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try present(key).map { try node.unboxString($0, step: .key(key)) }
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try present(key).map { try node.unboxDouble($0, step: .key(key)) }
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try present(key).map { try node.unboxInteger($0, as: type, step: .key(key)) }
+    }
+
+    func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
+        try present(key).map { try node.unbox($0, as: type, step: .key(key)) }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        try node.child(entry(key), step: .key(key)).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try node.child(entry(key), step: .key(key)).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+        try superDecoder(at: StoredCodingKey.superKey, token: find(StoredCodingKey.superKey.stringValue, from: nil))
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        try superDecoder(at: key, token: lookup(key))
+    }
+
+    /// A decoder for the value at `token`, or for null when there is none, at `key`.
+    private func superDecoder(at key: any CodingKey, token: Int?) throws -> any Decoder {
+        if let token { return try node.child(token, step: .key(key)) }
+        return try node.bridge(.null).child(.null, step: .key(key))
+    }
+}
+
+/// The unkeyed container of a ``ScanDecodingNode`` over an array.
+struct ScanUnkeyedDecodingContainer: UnkeyedDecodingContainer {
+    let node: ScanDecodingNode
+    let count: Int?
+    private(set) var currentIndex = 0
+    /// The token of the element at `currentIndex`.
+    private var position: Int
+
+    init(node: ScanDecodingNode) {
+        self.node = node
+        count = node.scan.tokens[node.token].length
+        position = node.token + 1
+    }
+
+    var codingPath: [any CodingKey] { node.codingPath }
+    var isAtEnd: Bool { currentIndex >= count.unsafelyUnwrapped }
+
+    /// The current element's token; the index moves on only after a successful decode.
+    @inline(__always)
+    private func current(_ type: Any.Type) throws -> Int {
+        guard currentIndex < count.unsafelyUnwrapped else {
+            throw DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: node.path(adding: .index(currentIndex)),
+                    debugDescription: "Unkeyed container is at end."))
+        }
+        return position
+    }
+
+    @inline(__always)
+    private mutating func next<Value>(_ decode: (Int, CodingPathStep) throws -> Value) throws -> Value {
+        let value = try decode(try current(Value.self), .index(currentIndex))
+        position = node.scan.after(position)
+        currentIndex += 1
+        return value
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard node.isNull(try current(Any?.self)) else { return false }
+        position += 1
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(node.unboxBool) }
+    mutating func decode(_ type: String.Type) throws -> String { try next(node.unboxString) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next(node.unboxDouble) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next(node.unboxFloat) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try decode(wide: type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try decode(wide: type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try decode(wide: type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try decode(wide: type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try decode(wide: type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try decode(wide: type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try decode(wide: type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try decode(wide: type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try decode(wide: type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decode(wide: type) }
+
+    /// Any integer width, including those other files add.
+    mutating func decode<Integer: FixedWidthInteger>(wide type: Integer.Type) throws -> Integer {
+        try next { [node] in try node.unboxInteger($0, as: type, step: $1) }
+    }
+
+    mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        try next { [node] in try node.unbox($0, as: type, step: $1) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
+        try next { [node] in try node.child($0, step: $1).container(keyedBy: type) }
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try next { [node] in try node.child($0, step: $1).unkeyedContainer() }
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        try next { [node] in try node.child($0, step: $1) }
+    }
+}
+
+extension TreePathStep {
+    init(_ step: CodingPathStep) {
+        switch step {
+        case .key(let key): self = .key(key.stringValue)
+        case .index(let index): self = .index(index)
+        }
+    }
+}
