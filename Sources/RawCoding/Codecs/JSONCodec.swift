@@ -171,14 +171,11 @@ public struct JSONCodec: StringCodec, Hashable {
             let value = try RecursionGuard.codecScope(
                 decoding: Value.self,
                 { () throws -> Value? in
-                    try data.withUnsafeBytes { raw throws -> Value? in
-                        guard let scan = JSONScan.scan(raw.bindMemory(to: UInt8.self), limits: limits) else {
-                            return nil
-                        }
-                        let context = ScanDecodingContext(scan: scan, options: decoder)
-                        let root = ScanDecodingNode(context: context, parent: nil, step: nil, token: 0)
-                        return try root.unbox(0, as: type, step: nil)
+                    guard let context = ScanDecodingContext(data: data, limits: limits, options: decoder) else {
+                        return nil
                     }
+                    let root = ScanDecodingNode(context: context, parent: nil, step: nil, token: 0)
+                    return try root.unbox(0, as: type, step: nil)
                 })
         {
             return value

@@ -1,14 +1,27 @@
 import Foundation
 
-/// What every node of one decode from a ``JSONScan`` shares.
+/// What every node of one decode from a ``JSONScan`` shares: the scan, over a copy of the
+/// bytes that lives as long as any decoder of the call (a type may keep its decoder).
 final class ScanDecodingContext {
     let scan: JSONScan
     let tree: DecodingContext
+    private let storage: UnsafeMutableBufferPointer<UInt8>
 
-    init(scan: JSONScan, options: StoredValueDecoder) {
+    /// The decoding context for `data`, or `nil` when the scan leaves it to the tree reader.
+    init?(data: Data, limits: Limits, options: StoredValueDecoder) {
+        guard data.count <= limits.maximumInputBytes else { return nil }
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(data.count, 1))
+        _ = storage.initialize(from: data)
+        guard let scan = JSONScan.scan(UnsafeBufferPointer(rebasing: storage[..<data.count]), limits: limits) else {
+            storage.deallocate()
+            return nil
+        }
+        self.storage = storage
         self.scan = scan
         tree = DecodingContext(options: options)
     }
+
+    deinit { storage.deallocate() }
 }
 
 /// One `Decoder` of a decode straight from a ``JSONScan``: a token and where it is.
@@ -53,8 +66,6 @@ final class ScanDecodingNode: Decoder {
 
     var userInfo: [CodingUserInfoKey: Any] { context.tree.userInfo }
 
-    @inline(__always) var scan: JSONScan { context.scan }
-
     // MARK: Handing over to the tree decoder
 
     /// The value at `token` as the tree holds it. Reading it again can only fail where reading
@@ -62,7 +73,7 @@ final class ScanDecodingNode: Decoder {
     /// failure at the same position, under the same path.
     func stored(_ token: Int, step: CodingPathStep?) throws -> StoredValue {
         do throws(FormatFailure) {
-            return try scan.storedValue(at: token)
+            return try context.scan.storedValue(at: token)
         } catch {
             var failure = error
             if let step { failure = failure.inside(TreePathStep(step)) }
@@ -92,14 +103,14 @@ final class ScanDecodingNode: Decoder {
     // MARK: Containers
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard scan.tokens[token].kind == .object else {
+        guard context.scan.tokens[token].kind == .object else {
             return try unboxedByTree(token, step: nil) { node, _ in try node.container(keyedBy: type) }
         }
         return KeyedDecodingContainer(ScanKeyedDecodingContainer<Key>(node: self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard scan.tokens[token].kind == .array else {
+        guard context.scan.tokens[token].kind == .array else {
             return try unboxedByTree(token, step: nil) { node, _ in try node.unkeyedContainer() }
         }
         return ScanUnkeyedDecodingContainer(node: self)
@@ -116,10 +127,10 @@ final class ScanDecodingNode: Decoder {
     // MARK: Values
 
     @inline(__always)
-    func isNull(_ token: Int) -> Bool { scan.tokens[token].kind == .null }
+    func isNull(_ token: Int) -> Bool { context.scan.tokens[token].kind == .null }
 
     func unboxBool(_ token: Int, step: CodingPathStep?) throws -> Bool {
-        switch scan.tokens[token].kind {
+        switch context.scan.tokens[token].kind {
         case .true: return true
         case .false: return false
         default: return try unboxedByTree(token, step: step) { node, value in try node.unboxBool(value, step: step) }
@@ -127,14 +138,14 @@ final class ScanDecodingNode: Decoder {
     }
 
     func unboxString(_ token: Int, step: CodingPathStep?) throws -> String {
-        if let string = scan.string(at: token) { return string }
+        if let string = context.scan.string(at: token) { return string }
         return try unboxedByTree(token, step: step) { node, value in try node.unboxString(value, step: step) }
     }
 
     /// The `Double` of a number the scan converted; `nil` for anything else.
     @inline(__always)
     func fastDouble(_ token: Int) -> Double? {
-        let entry = scan.tokens[token]
+        let entry = context.scan.tokens[token]
         switch entry.kind {
         case .double: return Double(bitPattern: entry.payload)
         case .integer: return Double(Int64(bitPattern: entry.payload))
@@ -155,7 +166,7 @@ final class ScanDecodingNode: Decoder {
     func unboxInteger<Integer: FixedWidthInteger>(_ token: Int, as type: Integer.Type, step: CodingPathStep?) throws
         -> Integer
     {
-        let entry = scan.tokens[token]
+        let entry = context.scan.tokens[token]
         if entry.kind == .integer, let value = Integer(exactly: Int64(bitPattern: entry.payload)) { return value }
         return try unboxedByTree(token, step: step) { node, value in try node.unboxInteger(value, as: type, step: step)
         }
@@ -196,6 +207,23 @@ final class ScanDecodingNode: Decoder {
             return unsafeBitCast(try unboxInteger(token, as: UInt8.self, step: step), to: Value.self)
         }
         if Value.self == Float.self { return unsafeBitCast(try unboxFloat(token, step: step), to: Value.self) }
+        if Value.self == [Double].self {
+            return unsafeBitCast(try unboxArray(token, step: step) { $0.unboxDouble }, to: Value.self)
+        }
+        if Value.self == [String].self {
+            return unsafeBitCast(try unboxArray(token, step: step) { $0.unboxString }, to: Value.self)
+        }
+        if Value.self == [Int].self {
+            return unsafeBitCast(
+                try unboxArray(token, step: step) { node in { try node.unboxInteger($0, as: Int.self, step: $1) } },
+                to: Value.self)
+        }
+        if Value.self == [Float].self {
+            return unsafeBitCast(try unboxArray(token, step: step) { $0.unboxFloat }, to: Value.self)
+        }
+        if Value.self == [Bool].self {
+            return unsafeBitCast(try unboxArray(token, step: step) { $0.unboxBool }, to: Value.self)
+        }
         if Value.self == Date.self, case .secondsSinceReferenceDate = context.tree.options.dates,
             let seconds = fastDouble(token)
         {
@@ -208,6 +236,31 @@ final class ScanDecodingNode: Decoder {
             return try unboxedByTree(token, step: step) { node, value in try node.unbox(value, as: type, step: step) }
         }
         return try Value(from: child(token, step: step))
+    }
+}
+
+extension ScanDecodingNode {
+    /// An array of a primitive, as `Array.init(from:)` decodes it (a child decoder, its unkeyed
+    /// container, each element at its index), without the generic calls for each element.
+    func unboxArray<Element>(
+        _ token: Int, step: CodingPathStep?,
+        _ element: (ScanDecodingNode) -> (Int, CodingPathStep?) throws -> Element
+    ) throws -> [Element] {
+        let node = try child(token, step: step)
+        let entry = context.scan.tokens[token]
+        guard entry.kind == .array else {
+            _ = try node.unkeyedContainer()
+            return []
+        }
+        let decode = element(node)
+        var elements: [Element] = []
+        elements.reserveCapacity(entry.length)
+        var position = token + 1
+        for index in 0..<entry.length {
+            elements.append(try decode(position, .index(index)))
+            position = context.scan.after(position)
+        }
+        return elements
     }
 }
 
@@ -238,7 +291,7 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     init(node: ScanDecodingNode) {
         self.node = node
-        count = node.scan.tokens[node.token].length
+        count = node.context.scan.tokens[node.token].length
     }
 
     var codingPath: [any CodingKey] { node.codingPath }
@@ -248,8 +301,8 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         keys.reserveCapacity(count)
         var position = node.token + 1
         for _ in 0..<count {
-            if let key = Key(stringValue: node.scan.keyString(at: position)) { keys.append(key) }
-            position = node.scan.after(position + 1)
+            if let key = Key(stringValue: node.context.scan.keyString(at: position)) { keys.append(key) }
+            position = node.context.scan.after(position + 1)
         }
         return keys
     }
@@ -265,12 +318,12 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         guard count > 0 else { return nil }
         var name = name
         return name.withUTF8 { bytes -> Int? in
-            let scan = node.scan
+            let context = node.context
             var (position, entry) = hint ?? (node.token + 1, 0)
             for _ in 0..<count {
                 if entry == count { (position, entry) = (node.token + 1, 0) }
-                let next = scan.after(position + 1)
-                if scan.key(at: position, equals: bytes) {
+                let next = context.scan.after(position + 1)
+                if context.scan.key(at: position, equals: bytes) {
                     if hint != nil { node.keyHint = (next, entry + 1) }
                     return position + 1
                 }
@@ -400,7 +453,7 @@ struct ScanUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     init(node: ScanDecodingNode) {
         self.node = node
-        count = node.scan.tokens[node.token].length
+        count = node.context.scan.tokens[node.token].length
         position = node.token + 1
     }
 
@@ -423,7 +476,7 @@ struct ScanUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     @inline(__always)
     private mutating func next<Value>(_ decode: (Int, CodingPathStep) throws -> Value) throws -> Value {
         let value = try decode(try current(Value.self), .index(currentIndex))
-        position = node.scan.after(position)
+        position = node.context.scan.after(position)
         currentIndex += 1
         return value
     }
