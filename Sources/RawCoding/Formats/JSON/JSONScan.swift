@@ -15,7 +15,8 @@ struct JSONScan {
         case null, `false`, `true`
         /// A string without escapes: its UTF-8 bytes (validated) at `offset`, `length` long.
         case string
-        /// A string with escapes, read by ``JSONParser``: `payload` indexes ``strings``.
+        /// A string with escapes or non-ASCII text, made as ``JSONParser`` makes it: `payload`
+        /// indexes ``strings``.
         case escapedString
         /// An integer the tree holds as ``StoredValue/int(_:)``: `payload` is its bits.
         case integer
@@ -27,7 +28,8 @@ struct JSONScan {
         /// `length` members (entries, for an object); `payload` is the index after the last
         /// member's tokens; `offset` is the opening bracket.
         case array, object
-        /// An object's key without escapes: its UTF-8 bytes (validated) at `offset`.
+        /// An object's key without escapes: its UTF-8 bytes (validated) at `offset`; `payload`
+        /// is their hash.
         case key
     }
 
@@ -55,6 +57,8 @@ struct JSONScan {
     private(set) var strings: [String] = []
     /// The numbers no fast path reads, as ``JSONParser`` reads them.
     private(set) var numbers: [StoredValue] = []
+    /// The key hashes of the object being checked for a repeated key.
+    private var hashes: [UInt64] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
         self.bytes = bytes
@@ -79,7 +83,16 @@ struct JSONScan {
 
     @inline(__always)
     private func skipWhitespace(_ index: inout Int) {
+        guard index < bytes.count, bytes[index] <= 0x20 else { return }
+        let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
         while index < bytes.count {
+            // Indentation eight spaces at a time.
+            while bytes.count - index >= 8,
+                base.loadUnaligned(fromByteOffset: index, as: UInt64.self) == 0x2020_2020_2020_2020
+            {
+                index += 8
+            }
+            guard index < bytes.count else { return }
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
             default: return
@@ -164,31 +177,42 @@ struct JSONScan {
         return true
     }
 
-    /// The bytes of a string without escapes from `index` (after the quote) up to its closing
-    /// quote, validated; `nil` at an escape, a control character or the end.
+    /// The end (the closing quote) of a string without escapes whose text starts at `start`,
+    /// and whether it is ASCII; `nil` at an escape, a control character or the end. Eight
+    /// bytes at a time while none of them is a quote, a backslash, a control or non-ASCII byte.
     @inline(__always)
-    private func plainString(from start: Int) -> Int? {
+    private func plainString(from start: Int) -> (end: Int, ascii: Bool)? {
         var cursor = start
         var ascii = true
-        while cursor < bytes.count {
-            let byte = bytes[cursor]
-            if byte == UInt8(ascii: "\"") {
-                if !ascii, UTF8Validation.firstInvalidByte(in: bytes, start..<cursor) != nil { return nil }
-                return cursor
+        let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
+        while true {
+            while bytes.count - cursor >= 8 {
+                let word = base.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)
+                let quote = word ^ 0x2222_2222_2222_2222
+                let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                let special =
+                    ((quote &- 0x0101_0101_0101_0101) & ~quote) | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
+                    | (word &- 0x2020_2020_2020_2020) | word
+                guard special & 0x8080_8080_8080_8080 == 0 else { break }
+                cursor += 8
             }
+            guard cursor < bytes.count else { return nil }
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "\"") { return (cursor, ascii) }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
             ascii = ascii && byte < 0x80
             cursor += 1
         }
-        return nil
     }
 
     /// `"key":` and the whitespace after it; keys with escapes are left to the tree reader.
     private mutating func scanKey(_ index: inout Int) -> Bool {
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let end = plainString(from: index + 1) else {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let (end, ascii) = plainString(from: index + 1),
+            ascii || UTF8Validation.firstInvalidByte(in: bytes, index + 1..<end) == nil
+        else {
             return false
         }
-        tokens.append(Token(.key, offset: index + 1, length: end - index - 1))
+        tokens.append(Token(.key, offset: index + 1, length: end - index - 1, payload: hash(index + 1..<end)))
         index = end + 1
         skipWhitespace(&index)
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
@@ -198,8 +222,18 @@ struct JSONScan {
     }
 
     private mutating func scanString(_ index: inout Int) -> Bool {
-        if let end = plainString(from: index + 1) {
-            tokens.append(Token(.string, offset: index + 1, length: end - index - 1))
+        if let (end, ascii) = plainString(from: index + 1) {
+            if ascii {
+                tokens.append(Token(.string, offset: index + 1, length: end - index - 1))
+            } else {
+                // Validated as the string is made, as the tree reader does.
+                guard let string = UTF8Validation.string(UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])) else {
+                    return false
+                }
+                strings.append(string)
+                tokens.append(
+                    Token(.escapedString, offset: index, length: end + 1 - index, payload: UInt64(strings.count - 1)))
+            }
             index = end + 1
             return true
         }
@@ -247,19 +281,50 @@ struct JSONScan {
 
     /// Whether the object at `token` repeats a key (the tree keeps the last value in the first
     /// one's place; the scan leaves that to it).
-    private func hasRepeatedKey(_ token: Int) -> Bool {
+    private mutating func hasRepeatedKey(_ token: Int) -> Bool {
         let count = tokens[token].length
-        if count <= 16 {
-            var keys: [Int] = []
-            keys.reserveCapacity(count)
-            var position = token + 1
-            for _ in 0..<count {
-                for earlier in keys where sameKey(earlier, position) { return true }
-                keys.append(position)
-                position = after(position + 1)
+        hashes.removeAll(keepingCapacity: true)
+        var position = token + 1
+        for _ in 0..<count {
+            hashes.append(tokens[position].payload)
+            position = after(position + 1)
+        }
+        if count <= 12 {
+            for later in 1..<count {
+                for earlier in 0..<later where hashes[earlier] == hashes[later] {
+                    return hasRepeatedKeyBytes(token)  // a repeated key, or two keys with one hash
+                }
             }
             return false
         }
+        hashes.sort()
+        for index in 1..<hashes.count where hashes[index] == hashes[index - 1] {
+            return hasRepeatedKeyBytes(token)
+        }
+        return false
+    }
+
+    /// A hash of a key's length and of its first and last eight bytes: enough to tell keys
+    /// apart quickly (keys that share it are compared byte for byte).
+    @inline(__always)
+    private func hash(_ range: Range<Int>) -> UInt64 {
+        let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
+        let count = range.count
+        var first: UInt64 = 0
+        var last: UInt64 = 0
+        if count >= 8 {
+            first = base.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self)
+            last = base.loadUnaligned(fromByteOffset: range.upperBound - 8, as: UInt64.self)
+        } else {
+            for index in range { first = first << 8 | UInt64(bytes[index]) }
+        }
+        var hash = (first ^ UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15) &* 0xFF51_AFD7_ED55_8CCD
+        hash = (hash ^ hash >> 29 ^ last) &* 0xC4CE_B9FE_1A85_EC53
+        return hash ^ hash >> 32
+    }
+
+    private func hasRepeatedKeyBytes(_ token: Int) -> Bool {
+        let count = tokens[token].length
         var seen = Set<KeyBytes>(minimumCapacity: count)
         var position = token + 1
         for _ in 0..<count {
@@ -284,15 +349,6 @@ struct JSONScan {
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(bytes: bytes) }
-    }
-
-    private func sameKey(_ left: Int, _ right: Int) -> Bool {
-        let (a, b) = (tokens[left], tokens[right])
-        guard a.length == b.length else { return false }
-        return a.length == 0
-            || memcmp(
-                bytes.baseAddress.unsafelyUnwrapped + a.offset, bytes.baseAddress.unsafelyUnwrapped + b.offset, a.length
-            ) == 0
     }
 
     // MARK: Reading tokens
