@@ -53,3 +53,23 @@ struct FuzzSettings: Codable, Equatable, StoredDefault, StoredVersioned {
         },
     ]
 }
+
+/// A recursive model that compares equal, with the kinds the JSON scan decodes on its own
+/// (strings, numbers, Booleans, arrays of them) and those it hands to the tree decoder.
+struct FuzzDocument: Codable, Equatable {
+    var name: String?
+    var value: Double?
+    var small: Int8?
+    var big: UInt64?
+    var exact: Decimal?
+    var flag: Bool?
+    var date: Date?
+    var bytes: Data?
+    var numbers: [Double]?
+    var floats: [Float]?
+    var words: [String]?
+    var counts: [Int]?
+    var any: StoredValue?
+    var children: [FuzzDocument]?
+    var map: [String: FuzzDocument]?
+}

@@ -23,6 +23,7 @@ package enum FuzzTargets {
         case evolving
         case readerRoundTrip = "reader-roundtrip"
         case codecRoundTrip = "codec-roundtrip"
+        case jsonDecode = "json-decode"
 
         /// Runs the target on `data`.
         package func run(_ data: Data) throws(FuzzFailure) {
@@ -36,6 +37,7 @@ package enum FuzzTargets {
             case .evolving: try FuzzTargets.evolving(data)
             case .readerRoundTrip: try FuzzTargets.readerRoundTrip(data)
             case .codecRoundTrip: try FuzzTargets.codecRoundTrip(data)
+            case .jsonDecode: try FuzzTargets.jsonDecode(data)
             }
         }
     }
@@ -81,6 +83,37 @@ package enum FuzzTargets {
             _ = error
         }
     }
+
+    /// `JSONCodec.decode`, which reads a model straight from a scan of the bytes, gives the
+    /// value or the error that decoding the tree `readTree` reads gives.
+    static func jsonDecode(_ data: Data) throws(FuzzFailure) {
+        let codec = JSONCodec()
+        let scanned = outcome { () throws(RawCodingError) in try codec.decode(FuzzDocument.self, from: data) }
+        let fromTree = outcome { () throws(RawCodingError) in
+            try codec.decode(FuzzDocument.self, fromTree: try codec.readTree(from: data))
+        }
+        switch (scanned, fromTree) {
+        case (.success(let a), .success(let b)) where a == b || "\(a)" == "\(b)": return  // NaN
+        case (.failure(let a), .failure(let b)) where a == b: return
+        default: throw FuzzFailure("decoding from the scan gave \(scanned), from the tree \(fromTree)")
+        }
+    }
+
+    /// A decode's value, or its error without the type it names (a read failure of `readTree`
+    /// names `StoredValue`).
+    private static func outcome(_ body: () throws(RawCodingError) -> FuzzDocument) -> Result<FuzzDocument, Mismatch> {
+        do throws(RawCodingError) {
+            return .success(try body())
+        } catch {
+            return .failure(
+                Mismatch(
+                    text:
+                        "\(error.kind) at \(error.codingPathDescription): \(error.reason) \(String(describing: error.position))"
+                ))
+        }
+    }
+
+    private struct Mismatch: Error, Equatable { let text: String }
 
     /// `RawCodable(rawValue:)` on any text; what it accepts, it writes and reads back.
     static func rawCodable(_ data: Data) throws(FuzzFailure) {

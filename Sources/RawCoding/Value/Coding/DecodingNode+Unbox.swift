@@ -104,12 +104,47 @@ extension DecodingNode {
         if Value.self == Float.self { return unsafeBitCast(try unboxFloat(value, step: step), to: Value.self) }
         if Value.self == URL.self { return unsafeBitCast(try unboxURL(value, step: step), to: Value.self) }
         if Value.self == Decimal.self { return unsafeBitCast(try unboxDecimal(value, step: step), to: Value.self) }
+        if Value.self == [Double].self {
+            return unsafeBitCast(try unboxArray(value, step: step) { $0.unboxDouble }, to: Value.self)
+        }
+        if Value.self == [String].self {
+            return unsafeBitCast(try unboxArray(value, step: step) { $0.unboxString }, to: Value.self)
+        }
+        if Value.self == [Int].self {
+            return unsafeBitCast(
+                try unboxArray(value, step: step) { node in { try node.unboxInteger($0, as: Int.self, step: $1) } },
+                to: Value.self)
+        }
+        if Value.self == [Float].self {
+            return unsafeBitCast(try unboxArray(value, step: step) { $0.unboxFloat }, to: Value.self)
+        }
+        if Value.self == [Bool].self {
+            return unsafeBitCast(try unboxArray(value, step: step) { $0.unboxBool }, to: Value.self)
+        }
         let node = try child(value, step: step)
         if !context.usesDefaultKeys, Value.self is any StringKeyedDecodableDictionary.Type {
             // JSONDecoder converts the keys of types, not the keys of [String: Value] data.
             node.keepsKeys = true
         }
         return try Value(from: node)
+    }
+
+    /// An array of a primitive, as `Array.init(from:)` decodes it (a child decoder, its unkeyed
+    /// container, each element at its index), without the generic calls for each element.
+    func unboxArray<Element>(
+        _ value: StoredValue, step: CodingPathStep?,
+        _ element: (DecodingNode) -> (StoredValue, CodingPathStep?) throws -> Element
+    ) throws -> [Element] {
+        let node = try child(value, step: step)
+        guard case .array(let values) = value else {
+            _ = try node.unkeyedContainer()
+            return []
+        }
+        let decode = element(node)
+        var elements: [Element] = []
+        elements.reserveCapacity(values.count)
+        for (index, value) in values.enumerated() { elements.append(try decode(value, .index(index))) }
+        return elements
     }
 
     /// A decoder for a nested value; nesting beyond the decoder's `maximumDepth` is an error,
