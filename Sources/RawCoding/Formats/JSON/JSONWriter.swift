@@ -171,9 +171,29 @@ struct JSONOutput {
         var text = text
         text.withUTF8 { utf8 in
             var runStart = 0
-            for (position, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
-                runStart = position + 1
+            var position = 0
+            let raw = UnsafeRawPointer(utf8.baseAddress)
+            while position < utf8.count {
+                // Eight bytes at a time while none is a quote, a backslash or a control.
+                if let raw {
+                    while utf8.count - position >= 8 {
+                        let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                        let quote = word ^ 0x2222_2222_2222_2222
+                        let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                        let special =
+                            ((quote &- 0x0101_0101_0101_0101) & ~quote)
+                            | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
+                            | ((word &- 0x2020_2020_2020_2020) & ~word)
+                        guard special & 0x8080_8080_8080_8080 == 0 else { break }
+                        position += 8
+                    }
+                }
+                guard position < utf8.count else { break }
+                let byte = utf8[position]
+                position += 1
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<(position - 1)]))
+                runStart = position
                 bytes.append(UInt8(ascii: "\\"))
                 switch byte {
                 case 0x22, 0x5C: bytes.append(byte)
