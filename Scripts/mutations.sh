@@ -27,6 +27,34 @@ export SWIFT_BACKTRACE=enable=no  # a crash is a catch; symbolicating it only co
 # first line containing `line` at or after the first line containing `after`), the text it
 # replaces in that line, and a --filter for the tests that must fail.
 mutations=$(cat <<'LIST'
+name: JSON scan nesting limit removed
+file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+after: private mutating func run()
+line: guard open.count <= maximumDepth else
+becomes: guard true else
+tests: JSONScanDecodingTests
+
+name: JSON scan value count limit removed
+file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+after: private mutating func run()
+line: guard valueCount <= limits.maximumValueCount, index < bytes.count else
+becomes: guard index < bytes.count else
+tests: JSONScanDecodingTests
+
+name: JSON scan takes repeated keys
+file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+after: private mutating func run()
+line: if closed.isObject, closed.count > 1, hasRepeatedKey(closed.token)
+becomes: if false
+tests: JSONScanDecodingTests
+
+name: JSON scan takes invalid UTF-8 in keys
+file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+after: private mutating func scanKey(
+line: ascii || UTF8Validation.firstInvalidByte(in: bytes, index + 1..<end) == nil
+becomes: true
+tests: JSONScanDecodingTests
+
 name: JSON object nesting limit removed
 file: Sources/RawCoding/Formats/JSON/JSONReader.swift
 after: mutating func parseObject()
