@@ -341,11 +341,12 @@ after:
 line: if readBack != key.stringValue {
 becomes: if readBack.isEmpty {
 tests: JSONCodecOptionsTests
+
 name: default filling replaces a present key
 file: Sources/RawCoding/Evolution/EvolvingDecoder.swift
 after: func filled<T>(
-line: , !base.contains(key) else { return nil }
-becomes:  else { return nil }
+line: guard place.defaults?.children != nil, !base.contains(key),
+becomes: guard place.defaults?.children != nil,
 tests: DefaultFillingTests|RecipeTests
 
 name: unknown keys not written back
