@@ -237,17 +237,26 @@ struct JSONScan {
             index = end + 1
             return true
         }
+        guard let (value, end) = readByParser(string: true, at: index), case .string(let string) = value else {
+            return false
+        }
+        strings.append(string)
+        tokens.append(Token(.escapedString, offset: index, length: end - index, payload: UInt64(strings.count - 1)))
+        index = end
+        return true
+    }
+
+    /// The string or number ``JSONParser`` reads at `index`, and where it ends; `nil` when it
+    /// fails there (the tree reader then reports the failure).
+    private func readByParser(string: Bool, at index: Int) -> (value: StoredValue, end: Int)? {
         var parser = JSONParser(bytes: bytes, limits: limits)
         parser.index = index
         do throws(FormatFailure) {
-            strings.append(try parser.parseString())
+            let value = string ? StoredValue.string(try parser.parseString()) : try parser.parseNumber()
+            return (value, parser.index)
         } catch {
-            return false  // the tree reader reports it
+            return nil
         }
-        tokens.append(
-            Token(.escapedString, offset: index, length: parser.index - index, payload: UInt64(strings.count - 1)))
-        index = parser.index
-        return true
     }
 
     private mutating func scanNumber(_ index: inout Int) -> Bool {
@@ -267,13 +276,8 @@ struct JSONScan {
             index = end
             return true
         }
-        var parser = JSONParser(bytes: bytes, limits: limits)
-        parser.index = index
-        do throws(FormatFailure) {
-            numbers.append(try parser.parseNumber())
-        } catch {
-            return false  // the tree reader reports it
-        }
+        guard let (value, _) = readByParser(string: false, at: index) else { return false }
+        numbers.append(value)
         tokens.append(Token(.otherNumber, offset: index, length: end - index, payload: UInt64(numbers.count - 1)))
         index = end
         return true
