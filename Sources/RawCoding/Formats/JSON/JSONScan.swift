@@ -50,7 +50,7 @@ struct JSONScan {
         }
     }
 
-    let bytes: UnsafeBufferPointer<UInt8>
+    private(set) var bytes: UnsafeBufferPointer<UInt8>
     let limits: Limits
     private(set) var tokens: [Token] = []
     /// The strings with escapes, as ``JSONParser`` reads them.
@@ -71,6 +71,15 @@ struct JSONScan {
         var scan = JSONScan(bytes: bytes, limits: limits)
         scan.tokens.reserveCapacity(bytes.count / 8 + 4)
         return scan.run() ? scan : nil
+    }
+
+    /// This scan over `copy`, a copy of the bytes it scanned: tokens hold offsets, not
+    /// addresses, so the scan can be made on the caller's bytes and kept over a copy.
+    func over(_ copy: UnsafeBufferPointer<UInt8>) -> JSONScan {
+        precondition(copy.count == bytes.count, "a scan moves only to a copy of its bytes")
+        var scan = self
+        scan.bytes = copy
+        return scan
     }
 
     // MARK: Scanning
@@ -109,6 +118,7 @@ struct JSONScan {
         skipWhitespace(&index)
         while true {
             // A value starts at `index`.
+            let start = index
             valueCount += 1
             guard valueCount <= limits.maximumValueCount, index < bytes.count else { return false }
             var completed = true
@@ -133,13 +143,13 @@ struct JSONScan {
                 guard scanString(&index) else { return false }
             case UInt8(ascii: "t"):
                 guard literal("true", at: &index) else { return false }
-                tokens.append(Token(.true, offset: index))
+                tokens.append(Token(.true, offset: start))
             case UInt8(ascii: "f"):
                 guard literal("false", at: &index) else { return false }
-                tokens.append(Token(.false, offset: index))
+                tokens.append(Token(.false, offset: start))
             case UInt8(ascii: "n"):
                 guard literal("null", at: &index) else { return false }
-                tokens.append(Token(.null, offset: index))
+                tokens.append(Token(.null, offset: start))
             default:
                 guard scanNumber(&index) else { return false }
             }
@@ -188,12 +198,7 @@ struct JSONScan {
         while true {
             while bytes.count - cursor >= 8 {
                 let word = base.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)
-                let quote = word ^ 0x2222_2222_2222_2222
-                let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                let special =
-                    ((quote &- 0x0101_0101_0101_0101) & ~quote) | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
-                    | (word &- 0x2020_2020_2020_2020) | word
-                guard special & 0x8080_8080_8080_8080 == 0 else { break }
+                guard JSONStringBytes.specials(in: word) | word & 0x8080_8080_8080_8080 == 0 else { break }
                 cursor += 8
             }
             guard cursor < bytes.count else { return nil }
@@ -414,5 +419,21 @@ struct JSONScan {
             parser.index = token.offset
             return try parser.parseValue()
         }
+    }
+}
+
+/// JSON string text eight bytes at a time, for the scan and the writer.
+enum JSONStringBytes {
+    /// The high bit of each byte of `word` that ends a string's plain run (a quote, a
+    /// backslash, a control character), and possibly of bytes after such a byte; zero when
+    /// none of the eight does.
+    @inline(__always)
+    static func specials(in word: UInt64) -> UInt64 {
+        let quote = word ^ 0x2222_2222_2222_2222
+        let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+        let found =
+            ((quote &- 0x0101_0101_0101_0101) & ~quote) | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
+            | ((word &- 0x2020_2020_2020_2020) & ~word)
+        return found & 0x8080_8080_8080_8080
     }
 }

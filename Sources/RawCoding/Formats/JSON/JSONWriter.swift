@@ -178,13 +178,7 @@ struct JSONOutput {
                 if let raw {
                     while utf8.count - position >= 8 {
                         let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-                        let quote = word ^ 0x2222_2222_2222_2222
-                        let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                        let special =
-                            ((quote &- 0x0101_0101_0101_0101) & ~quote)
-                            | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
-                            | ((word &- 0x2020_2020_2020_2020) & ~word)
-                        guard special & 0x8080_8080_8080_8080 == 0 else { break }
+                        guard JSONStringBytes.specials(in: word) == 0 else { break }
                         position += 8
                     }
                 }

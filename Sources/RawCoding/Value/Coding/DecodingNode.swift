@@ -74,7 +74,8 @@ final class DecodingNode: Decoder {
     /// strategies leave alone (as `JSONDecoder` does).
     var keepsKeys = false
 
-    /// The coding path above the root node: where another decoder handed the value over.
+    /// The coding path above the root node, where another decoder handed the value over; empty
+    /// below the root.
     let rootPath: [any CodingKey]
 
     init(
@@ -85,18 +86,19 @@ final class DecodingNode: Decoder {
         self.parent = parent
         self.step = step
         self.value = value
-        self.rootPath = parent?.rootPath ?? rootPath
+        self.rootPath = parent == nil ? rootPath : []
         depth = parent.map { $0.depth + 1 } ?? rootDepth
     }
 
     var codingPath: [any CodingKey] {
         var steps: [any CodingKey] = []
-        var node: DecodingNode? = self
-        while let current = node {
-            if let step = current.step { steps.append(step.codingKey) }
-            node = current.parent
+        var root = self
+        while true {
+            if let step = root.step { steps.append(step.codingKey) }
+            guard let parent = root.parent else { break }
+            root = parent
         }
-        return rootPath + steps.reversed()
+        return root.rootPath + steps.reversed()
     }
 
     func path(adding step: CodingPathStep?) -> [any CodingKey] {

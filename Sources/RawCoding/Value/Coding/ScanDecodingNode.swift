@@ -8,16 +8,15 @@ final class ScanDecodingContext {
     private let storage: UnsafeMutableBufferPointer<UInt8>
 
     /// The decoding context for `data`, or `nil` when the scan leaves it to the tree reader.
+    /// The scan is made on the caller's bytes, so a document it leaves costs no copy.
     init?(data: Data, limits: Limits, options: StoredValueDecoder) {
-        guard data.count <= limits.maximumInputBytes else { return nil }
-        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(data.count, 1))
-        _ = storage.initialize(from: data)
-        guard let scan = JSONScan.scan(UnsafeBufferPointer(rebasing: storage[..<data.count]), limits: limits) else {
-            storage.deallocate()
+        guard let scan = data.withUnsafeBytes({ JSONScan.scan($0.bindMemory(to: UInt8.self), limits: limits) }) else {
             return nil
         }
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(data.count, 1))
+        _ = storage.initialize(from: data)
         self.storage = storage
-        self.scan = scan
+        self.scan = scan.over(UnsafeBufferPointer(rebasing: storage[..<data.count]))
         tree = DecodingContext(options: options)
     }
 
