@@ -155,7 +155,21 @@ public struct JSONCodec: StringCodec, Hashable {
 
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
         guard keys == .snakeCase else {
-            return try encode(value, with: encoder(checking: nil), format: format, limits: limits)
+            let encoder = encoder(checking: nil)
+            // Straight into the writer where the sink takes the value; otherwise (and for
+            // versioned values, whose envelope is added to the tree) through the tree.
+            if !(Value.self is any StoredVersioned.Type),
+                let bytes = try RecursionGuard.codecScope(
+                    encoding: Value.self,
+                    { () -> [UInt8]? in
+                        SinkEncoding.encode(
+                            value, options: encoder, limits: limits, into: JSONSink(pretty: formatting == .pretty)
+                        )?.output.bytes
+                    })
+            {
+                return Data(bytes)
+            }
+            return try encode(value, with: encoder, format: format, limits: limits)
         }
         let check = KeyRoundTripCheck()
         let data = try encode(value, with: encoder(checking: check), format: format, limits: limits)

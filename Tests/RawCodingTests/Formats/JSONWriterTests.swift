@@ -30,6 +30,21 @@ struct JSONWriterTests {
         }
     }
 
+    /// The writer takes the standard library's shortest digits without making a `String`; the
+    /// text is that of `description` without a trailing `.0`, for doubles of every exponent.
+    @Test func doublesAreWrittenAsTheirDescription() throws {
+        var generator = SeededGenerator(state: 17)
+        var doubles: [Double] = [1e15, 1e16, 123_456_789_012_345_678, -65.613616999999977, 0.10000000000000001]
+        for _ in 0..<20_000 {
+            let double = Double(bitPattern: generator.next())
+            if double.isFinite { doubles.append(double) }
+        }
+        for double in doubles {
+            var expected = double.description
+            if expected.hasSuffix(".0") { expected.removeLast(2) }
+            #expect(try text(.double(double)) == expected)
+        }
+    }
     @Test func keysAreSortedByUTF8Bytes() throws {
         var dictionary = StoredDictionary()
         for (offset, key) in ["b", "B", "a", "é", "Z", "_", "10", "9", "e\u{301}", "ab", ""].enumerated() {

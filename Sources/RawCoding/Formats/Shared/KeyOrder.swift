@@ -13,25 +13,34 @@ struct KeyOrder {
     /// The positions of `dictionary`'s entries in canonical order.
     mutating func order(of dictionary: StoredDictionary) -> [Int] {
         let entries = dictionary.entries
-        let count = entries.count
-        if count < 2 { return count == 0 ? [] : [0] }
+        return order(count: entries.count) { entries[$0].key }.order
+    }
+
+    /// The canonical order of `count` keys, the key at each position given by `key`, and
+    /// whether two of them are the same (a dictionary's keys never are; an encoder's may be).
+    mutating func order(count: Int, key: (Int) -> String) -> (order: [Int], repeats: Bool) {
+        if count < 2 { return (count == 0 ? [] : [0], false) }
         var known = cache[count] ?? []
-        for (slot, candidate) in known.enumerated() where matches(candidate.keys, entries) {
+        for (slot, candidate) in known.enumerated() where matches(candidate.keys, key) {
             if slot > 0 {
                 known.swapAt(slot, slot - 1)
                 cache[count] = known
             }
-            return candidate.order
+            return (candidate.order, false)
         }
-        let order = (0..<count).sorted { Self.precedes(entries[$0].key, entries[$1].key) }
+        let keys = (0..<count).map(key)
+        let order = keys.indices.sorted { Self.precedes(keys[$0], keys[$1]) }
+        for position in 1..<count where KeyIndex.same(keys[order[position - 1]], keys[order[position]]) {
+            return (order, true)
+        }
         if known.count == Self.remembered { known.removeLast() }
-        known.append((dictionary.keys, order))
+        known.append((keys, order))
         cache[count] = known
-        return order
+        return (order, false)
     }
 
-    private func matches(_ keys: [String], _ entries: [StoredDictionary.Element]) -> Bool {
-        for position in keys.indices where !KeyIndex.same(keys[position], entries[position].key) { return false }
+    private func matches(_ keys: [String], _ key: (Int) -> String) -> Bool {
+        for position in keys.indices where !KeyIndex.same(keys[position], key(position)) { return false }
         return true
     }
 

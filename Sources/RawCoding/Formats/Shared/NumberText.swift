@@ -40,8 +40,25 @@ enum NumberText {
             }
             return
         }
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        // The standard library's shortest digits, written straight into the bytes (no String).
+        var stream = ByteStream()
+        swap(&stream.bytes, &bytes)
+        let start = stream.bytes.count
+        value.write(to: &stream)
+        swap(&stream.bytes, &bytes)
+        let end = bytes.count
+        if end - start >= 2, bytes[end - 2] == UInt8(ascii: "."), bytes[end - 1] == UInt8(ascii: "0") {
+            bytes.removeLast(2)
+        }
+    }
+
+    /// Bytes as a text stream, so a number writes its digits without making a `String`.
+    private struct ByteStream: TextOutputStream {
+        var bytes: [UInt8] = []
+
+        mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+
+        /// What the standard library's numbers call with their digits where it can.
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
     }
 }

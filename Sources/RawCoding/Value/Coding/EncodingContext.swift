@@ -86,6 +86,13 @@ final class EncodingContext {
     /// 3.140000104904175), as JSON text would carry it.
     func float(_ value: Float, in node: EncodingNode, step: CodingPathStep?) throws -> StoredValue {
         guard value.isFinite else { return try double(Double(value), original: value, in: node, step: step) }
-        return .double(Double(value.description) ?? Double(value))
+        return .double(Self.double(of: value))
+    }
+
+    /// The `Double` a finite `Float`'s shortest text denotes; a non-finite one as it is.
+    static func double(of value: Float) -> Double {
+        guard value.isFinite else { return Double(value) }
+        // The shortest text of a finite Float always reads back as a Double.
+        return Double(value.description) ?? Double(value)
     }
 }

@@ -1,0 +1,700 @@
+import Foundation
+
+/// What the tree-free encoder writes into: a format's writer, one event at a time, in the
+/// order the model's `encode(to:)` calls come. The sink keeps the format's canonical key order
+/// and counts values as the format's reader counts them.
+///
+/// A sink never throws: where it cannot write something the tree path would refuse with a
+/// message (a NaN `Decimal` in JSON, a repeated key), it answers `false` and the encode is
+/// done again through the tree, which says why.
+protocol EncodingSink {
+    /// Values written so far, counted as the reader counts them.
+    var valueCount: Int { get }
+    /// Bytes written so far.
+    var byteCount: Int { get }
+
+    mutating func writeNull()
+    mutating func writeBool(_ value: Bool)
+    mutating func writeInt(_ value: Int64)
+    mutating func writeUInt(_ value: UInt64)
+    /// A finite double.
+    mutating func writeDouble(_ value: Double)
+    mutating func writeString(_ value: String)
+    mutating func writeDecimal(_ value: Decimal) -> Bool
+    mutating func writeDate(_ value: Date) -> Bool
+    mutating func writeData(_ value: Data) -> Bool
+
+    mutating func beginArray()
+    /// Starts the next element of the innermost open array.
+    mutating func beginElement()
+    mutating func endArray()
+    mutating func beginDictionary()
+    /// Starts the entry for `key` in the innermost open dictionary.
+    mutating func beginEntry(key: String)
+    /// Ends the innermost open dictionary; `false` when a key was repeated.
+    mutating func endDictionary() -> Bool
+}
+
+/// Encodes a model straight into an ``EncodingSink``, without a ``StoredValue`` tree.
+///
+/// It takes the common shape of `encode(to:)`: values written in order, containers used one
+/// after another. Anything else gives up, and the caller encodes again through the tree
+/// (`StoredValueEncoder`), whose result and errors are the reference: a failure of any kind,
+/// a repeated key, a second single value, writing into a container after a later one was
+/// written, or an option the sink path does not take (key conversion, ISO 8601 dates).
+/// Giving up is sticky, so a model that catches an error and goes on cannot leave a torn
+/// output behind.
+enum SinkEncoding {
+    /// The sink after encoding `value`, or `nil` where the tree path must decide.
+    static func encode<Value: Encodable, Sink: EncodingSink>(
+        _ value: Value, options: StoredValueEncoder, limits: Limits, into sink: Sink
+    ) -> Sink? {
+        guard case .useDefaultKeys = options.keys else { return nil }
+        if case .iso8601 = options.dates { return nil }
+        let context = SinkEncodingContext(options: options, sink: sink)
+        let root = SinkEncodingNode(context: context, parent: nil, step: nil, closesImplicitly: false)
+        context.top = root
+        defer { context.top = nil }
+        do {
+            try root.box(value, step: nil, isNested: false)
+        } catch {
+            return nil
+        }
+        guard !context.abandoned, context.sink.valueCount <= limits.maximumValueCount,
+            context.sink.byteCount <= limits.maximumInputBytes
+        else { return nil }
+        return context.sink
+    }
+}
+
+/// Thrown to unwind when the sink path gives up; never leaves ``SinkEncoding``.
+struct SinkAbandoned: Error {}
+
+/// What every node of one sink encode shares.
+///
+/// The state written on every call is exempt from run-time exclusivity checks (they were a
+/// sixth of an encode's time): it is touched only here and in the nodes, one call at a time,
+/// and a sink never calls back.
+final class SinkEncodingContext<Sink: EncodingSink> {
+    let options: StoredValueEncoder
+    let userInfo: [CodingUserInfoKey: Any]
+    @exclusivity(unchecked) var sink: Sink
+    /// The innermost node whose container is open in the sink.
+    @exclusivity(unchecked) var top: SinkEncodingNode<Sink>?
+    /// Set once, by the first thing the sink path does not take.
+    @exclusivity(unchecked) var abandoned = false
+    var stack = StackCheck()
+
+    init(options: StoredValueEncoder, sink: Sink) {
+        self.options = options
+        userInfo = options.userInfo
+        self.sink = sink
+    }
+
+    func abandon() -> SinkAbandoned {
+        abandoned = true
+        return SinkAbandoned()
+    }
+}
+
+/// One `Encoder` of a sink encode: the counterpart of ``EncodingNode``, writing as it goes.
+final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
+    enum State {
+        case empty
+        case single
+        case keyed
+        case unkeyed
+        case closed
+    }
+
+    let context: SinkEncodingContext<Sink>
+    let parent: SinkEncodingNode?
+    let step: CodingPathStep?
+    let depth: Int
+    /// A nested container or super encoder, closed by the next write to an ancestor; other
+    /// nodes close when their value's `encode(to:)` returns.
+    let closesImplicitly: Bool
+    @exclusivity(unchecked) var state = State.empty
+    /// Elements begun, for the index of the next.
+    @exclusivity(unchecked) var count = 0
+
+    init(context: SinkEncodingContext<Sink>, parent: SinkEncodingNode?, step: CodingPathStep?, closesImplicitly: Bool) {
+        self.context = context
+        self.parent = parent
+        self.step = step
+        self.closesImplicitly = closesImplicitly
+        depth = parent.map { $0.depth + 1 } ?? 0
+    }
+
+    var codingPath: [any CodingKey] {
+        var steps: [any CodingKey] = []
+        var node: SinkEncodingNode? = self
+        while let current = node {
+            if let step = current.step { steps.append(step.codingKey) }
+            node = current.parent
+        }
+        return steps.reversed()
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+
+    /// Makes this node the one being written, closing the nested containers opened below it.
+    @inline(__always)
+    func activate() throws(SinkAbandoned) {
+        guard context.top !== self else {
+            guard !context.abandoned else { throw SinkAbandoned() }
+            return
+        }
+        try activateSlowly()
+    }
+
+    private func activateSlowly() throws(SinkAbandoned) {
+        guard !context.abandoned, state != .closed else { throw context.abandon() }
+        var node = context.top
+        while let current = node, current !== self {
+            // A value whose encode(to:) is still running is not closed from outside.
+            guard current.closesImplicitly else { throw context.abandon() }
+            try current.close(isNested: true)
+            node = current.parent
+        }
+        guard node === self else { throw context.abandon() }
+        context.top = self
+    }
+
+    /// Ends this node's value in the sink; one that wrote nothing is an empty dictionary
+    /// where it is nested, as in `JSONEncoder`.
+    func close(isNested: Bool) throws(SinkAbandoned) {
+        switch state {
+        case .empty:
+            guard isNested else { throw context.abandon() }
+            context.sink.beginDictionary()
+            _ = context.sink.endDictionary()
+        case .single:
+            break
+        case .keyed:
+            guard context.sink.endDictionary() else { throw context.abandon() }
+        case .unkeyed:
+            context.sink.endArray()
+        case .closed:
+            throw context.abandon()
+        }
+        state = .closed
+    }
+
+    /// Opens this node's keyed or unkeyed container; `false` gives up.
+    func open(_ kind: State) -> Bool {
+        do {
+            try activate()
+        } catch {
+            return false
+        }
+        if state == kind { return true }
+        guard state == .empty else {
+            context.abandoned = true
+            return false
+        }
+        state = kind
+        if kind == .keyed { context.sink.beginDictionary() } else { context.sink.beginArray() }
+        return true
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        _ = open(.keyed)
+        return KeyedEncodingContainer(SinkKeyedEncodingContainer<Key, Sink>(node: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        _ = open(.unkeyed)
+        return SinkUnkeyedEncodingContainer(node: self)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        self
+    }
+
+    /// Starts the entry for `key` of this keyed node.
+    @inline(__always)
+    func beginEntry(_ key: String) throws(SinkAbandoned) {
+        try activate()
+        guard state == .keyed else { throw context.abandon() }
+        context.sink.beginEntry(key: key)
+    }
+
+    /// Starts the next element of this unkeyed node; returns its index.
+    @inline(__always)
+    func beginElement() throws(SinkAbandoned) -> Int {
+        try activate()
+        guard state == .unkeyed else { throw context.abandon() }
+        context.sink.beginElement()
+        count += 1
+        return count - 1
+    }
+
+    /// Starts this node's single value.
+    @inline(__always)
+    func beginSingle() throws(SinkAbandoned) {
+        try activate()
+        // A second single value replaces the first in the tree; the sink cannot take it back.
+        guard state == .empty else { throw context.abandon() }
+        state = .single
+    }
+
+    /// A nested container or super encoder at the entry or element just begun.
+    func implicitChild(step: CodingPathStep, state: State) -> SinkEncodingNode {
+        let child = SinkEncodingNode(context: context, parent: self, step: step, closesImplicitly: true)
+        if depth >= context.options.maximumDepth { context.abandoned = true }
+        child.state = state
+        switch state {
+        case .keyed: context.sink.beginDictionary()
+        case .unkeyed: context.sink.beginArray()
+        default: break
+        }
+        context.top = child
+        return child
+    }
+
+    // MARK: Boxing
+
+    /// Writes `value` at the entry, element or single value just begun: primitives directly,
+    /// everything else through its `encode(to:)` into a child node at `step`.
+    func box<Value: Encodable>(_ value: Value, step: CodingPathStep?, isNested: Bool = true) throws {
+        if Value.self == String.self { return context.sink.writeString(unsafeBitCast(value, to: String.self)) }
+        if Value.self == Int.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: Int.self))) }
+        if Value.self == Double.self { return try write(unsafeBitCast(value, to: Double.self)) }
+        if Value.self == Bool.self { return context.sink.writeBool(unsafeBitCast(value, to: Bool.self)) }
+        if Value.self == Date.self {
+            return try boxDate(unsafeBitCast(value, to: Date.self), step: step, isNested: isNested)
+        }
+        if Value.self == Data.self {
+            return try boxData(unsafeBitCast(value, to: Data.self), step: step, isNested: isNested)
+        }
+        if Value.self == Int64.self { return context.sink.writeInt(unsafeBitCast(value, to: Int64.self)) }
+        if Value.self == UInt64.self { return context.sink.writeUInt(unsafeBitCast(value, to: UInt64.self)) }
+        if Value.self == UInt.self { return context.sink.writeUInt(UInt64(unsafeBitCast(value, to: UInt.self))) }
+        if Value.self == Int32.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: Int32.self))) }
+        if Value.self == UInt32.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: UInt32.self))) }
+        if Value.self == Int16.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: Int16.self))) }
+        if Value.self == UInt16.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: UInt16.self))) }
+        if Value.self == Int8.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: Int8.self))) }
+        if Value.self == UInt8.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: UInt8.self))) }
+        if Value.self == Float.self { return try write(unsafeBitCast(value, to: Float.self)) }
+        if Value.self == URL.self { return context.sink.writeString(unsafeBitCast(value, to: URL.self).absoluteString) }
+        if Value.self == Decimal.self, case .stored = context.options.decimalEncoding {
+            guard context.sink.writeDecimal(unsafeBitCast(value, to: Decimal.self)) else { throw context.abandon() }
+            return
+        }
+        if Value.self == StoredValue.self {
+            return try writeTree(unsafeBitCast(value, to: StoredValue.self), step: step)
+        }
+        if Value.self == [Double].self {
+            return try writeArray(unsafeBitCast(value, to: [Double].self), step: step) { try $0.write($1) }
+        }
+        if Value.self == [String].self {
+            return try writeArray(unsafeBitCast(value, to: [String].self), step: step) {
+                $0.context.sink.writeString($1)
+            }
+        }
+        if Value.self == [Int].self {
+            return try writeArray(unsafeBitCast(value, to: [Int].self), step: step) {
+                $0.context.sink.writeInt(Int64($1))
+            }
+        }
+        if Value.self == [Float].self {
+            return try writeArray(unsafeBitCast(value, to: [Float].self), step: step) { try $0.write($1) }
+        }
+        if Value.self == [Bool].self {
+            return try writeArray(unsafeBitCast(value, to: [Bool].self), step: step) { $0.context.sink.writeBool($1) }
+        }
+        let child = try child(step: step)
+        try value.encode(to: child)
+        try finish(child, isNested: isNested)
+    }
+
+    /// An array of a primitive as `Array.encode(to:)` writes it (a child encoder, its unkeyed
+    /// container, each element in turn), without the generic calls for each element.
+    func writeArray<Element>(
+        _ elements: [Element], step: CodingPathStep?, _ write: (SinkEncodingNode, Element) throws -> Void
+    ) throws {
+        let node = try child(step: step)
+        node.state = .unkeyed
+        context.sink.beginArray()
+        for element in elements {
+            context.sink.beginElement()
+            try write(node, element)
+        }
+        try finish(node, isNested: true)
+    }
+
+    /// A child for a value's own `encode(to:)`, within the depth and stack the tree path allows.
+    func child(step: CodingPathStep?) throws(SinkAbandoned) -> SinkEncodingNode {
+        guard depth < context.options.maximumDepth, context.stack.allows(depth: depth + 1) else {
+            throw context.abandon()
+        }
+        let child = SinkEncodingNode(context: context, parent: self, step: step, closesImplicitly: false)
+        context.top = child
+        return child
+    }
+
+    /// Closes `child` after its value's `encode(to:)` returned, and makes this node current.
+    func finish(_ child: SinkEncodingNode, isNested: Bool) throws(SinkAbandoned) {
+        try child.activate()
+        try child.close(isNested: isNested)
+        context.top = self
+    }
+
+    func write(_ double: Double) throws(SinkAbandoned) {
+        if double.isFinite { return context.sink.writeDouble(double) }
+        guard case .strings(let positiveInfinity, let negativeInfinity, let nan) = context.options.nonFiniteNumbers
+        else { throw context.abandon() }
+        context.sink.writeString(double.isNaN ? nan : double > 0 ? positiveInfinity : negativeInfinity)
+    }
+
+    func write(_ float: Float) throws(SinkAbandoned) {
+        try write(EncodingContext.double(of: float))
+    }
+
+    /// A ``StoredValue`` as ``EncodingNode/boxTree(_:step:)`` stores it: one node per array
+    /// or dictionary, scalars through the options.
+    func writeTree(_ tree: StoredValue, step: CodingPathStep?) throws {
+        switch tree {
+        case .null: context.sink.writeNull()
+        case .bool(let flag): context.sink.writeBool(flag)
+        case .int(let number): context.sink.writeInt(number)
+        case .uint(let number): context.sink.writeUInt(number)
+        case .string(let text): context.sink.writeString(text)
+        case .double(let number): try write(number)
+        case .decimal(let decimal): try box(decimal, step: step)
+        case .date(let date): try boxDate(date, step: step, isNested: true)
+        case .data(let data): try boxData(data, step: step, isNested: true)
+        case .array(let elements):
+            let node = try child(step: step)
+            node.state = .unkeyed
+            context.sink.beginArray()
+            for (index, element) in elements.enumerated() {
+                context.sink.beginElement()
+                try node.writeTree(element, step: .index(index))
+            }
+            try finish(node, isNested: true)
+        case .dictionary(let dictionary):
+            let node = try child(step: step)
+            node.state = .keyed
+            context.sink.beginDictionary()
+            for (key, value) in dictionary {
+                context.sink.beginEntry(key: key)
+                try node.writeTree(value, step: .key(StoredCodingKey(stringValue: key)))
+            }
+            try finish(node, isNested: true)
+        }
+    }
+
+    private func boxDate(_ date: Date, step: CodingPathStep?, isNested: Bool) throws {
+        switch context.options.dates {
+        case .stored: guard context.sink.writeDate(date) else { throw context.abandon() }
+        case .secondsSinceReferenceDate: try write(date.timeIntervalSinceReferenceDate)
+        case .secondsSince1970: try write(date.timeIntervalSince1970)
+        case .millisecondsSince1970: try write(date.timeIntervalSince1970 * 1000)
+        case .iso8601: throw context.abandon()
+        case .custom(let encode):
+            let child = try child(step: step)
+            try encode(date, child)
+            try finish(child, isNested: isNested)
+        }
+    }
+
+    private func boxData(_ data: Data, step: CodingPathStep?, isNested: Bool) throws {
+        switch context.options.data {
+        case .stored: guard context.sink.writeData(data) else { throw context.abandon() }
+        case .byteArray:
+            context.sink.beginArray()
+            for byte in data {
+                context.sink.beginElement()
+                context.sink.writeInt(Int64(byte))
+            }
+            context.sink.endArray()
+        case .base64: context.sink.writeString(data.base64EncodedString())
+        case .custom(let encode):
+            let child = try child(step: step)
+            try encode(data, child)
+            try finish(child, isNested: isNested)
+        }
+    }
+}
+
+/// The keyed container of a ``SinkEncodingNode``.
+struct SinkKeyedEncodingContainer<Key: CodingKey, Sink: EncodingSink>: KeyedEncodingContainerProtocol {
+    let node: SinkEncodingNode<Sink>
+
+    var codingPath: [any CodingKey] { node.codingPath }
+
+    @inline(__always)
+    private var sink: Sink {
+        get { node.context.sink }
+        _modify { yield &node.context.sink }
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        try node.beginEntry(key.stringValue)
+        sink.writeNull()
+    }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        try node.beginEntry(key.stringValue)
+        sink.writeBool(value)
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        try node.beginEntry(key.stringValue)
+        sink.writeString(value)
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try writeInt(Int64(value), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try writeInt(Int64(value), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try writeInt(Int64(value), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try writeInt(Int64(value), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try writeInt(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        try node.beginEntry(key.stringValue)
+        sink.writeUInt(UInt64(value))
+    }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try writeInt(Int64(value), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try writeInt(Int64(value), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try writeInt(Int64(value), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        try node.beginEntry(key.stringValue)
+        sink.writeUInt(value)
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        try node.beginEntry(key.stringValue)
+        try node.write(value)
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        try node.beginEntry(key.stringValue)
+        try node.write(value)
+    }
+    mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
+        try node.beginEntry(key.stringValue)
+        try node.box(value, step: .key(key))
+    }
+
+    private mutating func writeInt(_ value: Int64, _ key: Key) throws {
+        try node.beginEntry(key.stringValue)
+        sink.writeInt(value)
+    }
+
+    /// The child opened at `key`, or this node's when the sink path has given up.
+    private func implicitChild(forKey key: Key, state: SinkEncodingNode<Sink>.State) -> SinkEncodingNode<Sink> {
+        do {
+            try node.beginEntry(key.stringValue)
+        } catch {
+            return node
+        }
+        return node.implicitChild(step: .key(key), state: state)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(
+            SinkKeyedEncodingContainer<NestedKey, Sink>(node: implicitChild(forKey: key, state: .keyed)))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        SinkUnkeyedEncodingContainer(node: implicitChild(forKey: key, state: .unkeyed))
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        do {
+            try node.beginEntry(StoredCodingKey.superKey.stringValue)
+        } catch {
+            return node
+        }
+        return node.implicitChild(step: .key(StoredCodingKey.superKey), state: .empty)
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        implicitChild(forKey: key, state: .empty)
+    }
+}
+
+/// The unkeyed container of a ``SinkEncodingNode``.
+struct SinkUnkeyedEncodingContainer<Sink: EncodingSink>: UnkeyedEncodingContainer {
+    let node: SinkEncodingNode<Sink>
+
+    var codingPath: [any CodingKey] { node.codingPath }
+    var count: Int { node.count }
+
+    @inline(__always)
+    private var sink: Sink {
+        get { node.context.sink }
+        _modify { yield &node.context.sink }
+    }
+
+    mutating func encodeNil() throws {
+        _ = try node.beginElement()
+        sink.writeNull()
+    }
+    mutating func encode(_ value: Bool) throws {
+        _ = try node.beginElement()
+        sink.writeBool(value)
+    }
+    mutating func encode(_ value: String) throws {
+        _ = try node.beginElement()
+        sink.writeString(value)
+    }
+    mutating func encode(_ value: Int) throws { try writeInt(Int64(value)) }
+    mutating func encode(_ value: Int8) throws { try writeInt(Int64(value)) }
+    mutating func encode(_ value: Int16) throws { try writeInt(Int64(value)) }
+    mutating func encode(_ value: Int32) throws { try writeInt(Int64(value)) }
+    mutating func encode(_ value: Int64) throws { try writeInt(value) }
+    mutating func encode(_ value: UInt) throws {
+        _ = try node.beginElement()
+        sink.writeUInt(UInt64(value))
+    }
+    mutating func encode(_ value: UInt8) throws { try writeInt(Int64(value)) }
+    mutating func encode(_ value: UInt16) throws { try writeInt(Int64(value)) }
+    mutating func encode(_ value: UInt32) throws { try writeInt(Int64(value)) }
+    mutating func encode(_ value: UInt64) throws {
+        _ = try node.beginElement()
+        sink.writeUInt(value)
+    }
+    mutating func encode(_ value: Double) throws {
+        _ = try node.beginElement()
+        try node.write(value)
+    }
+    mutating func encode(_ value: Float) throws {
+        _ = try node.beginElement()
+        try node.write(value)
+    }
+    mutating func encode<Value: Encodable>(_ value: Value) throws {
+        let index = try node.beginElement()
+        try node.box(value, step: .index(index))
+    }
+
+    private mutating func writeInt(_ value: Int64) throws {
+        _ = try node.beginElement()
+        sink.writeInt(value)
+    }
+
+    /// The child opened at the next element, or this node's when the sink path has given up.
+    private func implicitChild(state: SinkEncodingNode<Sink>.State) -> SinkEncodingNode<Sink> {
+        let index: Int
+        do {
+            index = try node.beginElement()
+        } catch {
+            return node
+        }
+        return node.implicitChild(step: .index(index), state: state)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
+        KeyedEncodingContainer(SinkKeyedEncodingContainer<NestedKey, Sink>(node: implicitChild(state: .keyed)))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        SinkUnkeyedEncodingContainer(node: implicitChild(state: .unkeyed))
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        implicitChild(state: .empty)
+    }
+}
+
+/// A ``SinkEncodingNode`` is its own single-value container.
+extension SinkEncodingNode: SingleValueEncodingContainer {
+    func encodeNil() throws {
+        try beginSingle()
+        context.sink.writeNull()
+    }
+    func encode(_ value: Bool) throws {
+        try beginSingle()
+        context.sink.writeBool(value)
+    }
+    func encode(_ value: String) throws {
+        try beginSingle()
+        context.sink.writeString(value)
+    }
+    func encode(_ value: Int) throws { try writeSingle(Int64(value)) }
+    func encode(_ value: Int8) throws { try writeSingle(Int64(value)) }
+    func encode(_ value: Int16) throws { try writeSingle(Int64(value)) }
+    func encode(_ value: Int32) throws { try writeSingle(Int64(value)) }
+    func encode(_ value: Int64) throws { try writeSingle(value) }
+    func encode(_ value: UInt) throws {
+        try beginSingle()
+        context.sink.writeUInt(UInt64(value))
+    }
+    func encode(_ value: UInt8) throws { try writeSingle(Int64(value)) }
+    func encode(_ value: UInt16) throws { try writeSingle(Int64(value)) }
+    func encode(_ value: UInt32) throws { try writeSingle(Int64(value)) }
+    func encode(_ value: UInt64) throws {
+        try beginSingle()
+        context.sink.writeUInt(value)
+    }
+    func encode(_ value: Double) throws {
+        try beginSingle()
+        try write(value)
+    }
+    func encode(_ value: Float) throws {
+        try beginSingle()
+        try write(value)
+    }
+
+    func encode<Value: Encodable>(_ value: Value) throws {
+        // The value's own encode(to:) writes into a child at the same coding path.
+        try beginSingle()
+        try box(value, step: nil)
+    }
+
+    private func writeSingle(_ value: Int64) throws {
+        try beginSingle()
+        context.sink.writeInt(value)
+    }
+}
+
+// 128-bit integers: written here when 64 bits hold them; wider ones take the tree path, which
+// stores them as exact decimals or says why it cannot.
+
+extension SinkEncodingNode {
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func write<Integer: BinaryInteger>(wide value: Integer) throws(SinkAbandoned) {
+        if let int = Int64(exactly: value) { return context.sink.writeInt(int) }
+        if let uint = UInt64(exactly: value) { return context.sink.writeUInt(uint) }
+        throw context.abandon()
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func encode(_ value: Int128) throws {
+        try beginSingle()
+        try write(wide: value)
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func encode(_ value: UInt128) throws {
+        try beginSingle()
+        try write(wide: value)
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension SinkKeyedEncodingContainer {
+    mutating func encode(_ value: Int128, forKey key: Key) throws {
+        try node.beginEntry(key.stringValue)
+        try node.write(wide: value)
+    }
+
+    mutating func encode(_ value: UInt128, forKey key: Key) throws {
+        try node.beginEntry(key.stringValue)
+        try node.write(wide: value)
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension SinkUnkeyedEncodingContainer {
+    mutating func encode(_ value: Int128) throws {
+        _ = try node.beginElement()
+        try node.write(wide: value)
+    }
+
+    mutating func encode(_ value: UInt128) throws {
+        _ = try node.beginElement()
+        try node.write(wide: value)
+    }
+}

@@ -1,0 +1,319 @@
+import Foundation
+import RawCoding
+import Testing
+
+/// `JSONCodec.encode` writes a model straight into the JSON writer; writing the tree that
+/// `encodeTree` builds is the reference. Both must give the same bytes or the same error for
+/// every value, whatever shape its `encode(to:)` takes.
+@Suite("JSON encoding into the writer")
+struct JSONSinkEncodingTests {
+    /// The outcome of an encode: the bytes, or the error's kind, path and reason.
+    static func outcome(_ body: () throws -> Data) -> Result<Data, JSONScanDecodingTests.Failure> {
+        do {
+            return .success(try body())
+        } catch let error as RawCodingError {
+            return .failure(.init(text: "\(error.kind) at \(error.codingPathDescription): \(error.reason)"))
+        } catch {
+            return .failure(.init(text: "not a RawCodingError: \(error)"))
+        }
+    }
+
+    static func compare<Value: Encodable>(
+        _ value: Value, codecs: [JSONCodec] = [JSONCodec(), JSONCodec(formatting: .pretty)],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for codec in codecs {
+            let written = outcome { try codec.encode(value) }
+            let throughTree = outcome { try codec.writeTree(codec.encodeTree(value)) }
+            #expect(
+                written == throughTree,
+                "\(Value.self) \(codec.formatting): \(written.map { String(decoding: $0, as: UTF8.self) }) against \(throughTree.map { String(decoding: $0, as: UTF8.self) })",
+                sourceLocation: sourceLocation)
+        }
+    }
+
+    // MARK: Shapes an encode(to:) can take
+
+    /// Writes into its nested container after writing the parent again.
+    struct Interleaved: Encodable {
+        enum Keys: String, CodingKey { case z, a, m }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            var nested = container.nestedContainer(keyedBy: Keys.self, forKey: .m)
+            try container.encode(1, forKey: .z)
+            try nested.encode("late", forKey: .a)
+            var list = container.nestedUnkeyedContainer(forKey: .a)
+            try list.encode(true)
+        }
+    }
+
+    /// Nested containers used one after another, as synthesized enums and most hand-written
+    /// encoders use them.
+    struct InOrder: Encodable {
+        enum Keys: String, CodingKey { case z, a, m }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(1, forKey: .z)
+            var nested = container.nestedContainer(keyedBy: Keys.self, forKey: .m)
+            try nested.encode("b", forKey: .z)
+            try nested.encode("a", forKey: .a)
+            var list = container.nestedUnkeyedContainer(forKey: .a)
+            try list.encode(true)
+            var inner = list.nestedUnkeyedContainer()
+            try inner.encode(2)
+            _ = list.nestedContainer(keyedBy: Keys.self)
+            try writeBase(list.superEncoder())
+        }
+        func writeBase(_ encoder: any Encoder) throws {
+            var single = encoder.singleValueContainer()
+            try single.encode("super")
+        }
+    }
+
+    /// The same key twice: the tree keeps the first position and the last value.
+    struct RepeatedKey: Encodable {
+        enum Keys: String, CodingKey { case b, a }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(1, forKey: .b)
+            try container.encode(2, forKey: .a)
+            try container.encode([3], forKey: .b)
+        }
+    }
+
+    /// Two single values into one encoder: the second replaces the first.
+    struct TwoSingles: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var single = encoder.singleValueContainer()
+            try single.encode("first")
+            try single.encode(2)
+        }
+    }
+
+    /// Asks for a keyed container twice, as a subclass sharing its encoder with its base does.
+    struct SharedContainer: Encodable {
+        enum Keys: String, CodingKey { case y, x }
+        func encode(to encoder: any Encoder) throws {
+            var first = encoder.container(keyedBy: Keys.self)
+            try first.encode(1, forKey: .y)
+            var second = encoder.container(keyedBy: Keys.self)
+            try second.encode(2, forKey: .x)
+        }
+    }
+
+    /// Mixes container kinds in one encoder: a misuse reported when the call ends.
+    struct Mixed: Encodable {
+        enum Keys: String, CodingKey { case a }
+        func encode(to encoder: any Encoder) throws {
+            var single = encoder.singleValueContainer()
+            try single.encode(1)
+            var keyed = encoder.container(keyedBy: Keys.self)
+            try keyed.encode(2, forKey: .a)
+        }
+    }
+
+    /// Catches a refusal and goes on: what it wrote before the refusal must not stay.
+    struct Catching: Encodable {
+        enum Keys: String, CodingKey { case bad, good }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            do {
+                try container.encode(Double.nan, forKey: .bad)
+            } catch {
+                try container.encode("recovered", forKey: .good)
+            }
+        }
+    }
+
+    /// Encodes nothing.
+    struct Nothing: Encodable {
+        func encode(to encoder: any Encoder) throws {}
+    }
+
+    /// Throws its own error after writing part of its value.
+    struct Failing: Encodable {
+        struct Refusal: Error {}
+        enum Keys: String, CodingKey { case a }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(1, forKey: .a)
+            throw EncodingError.invalidValue(1, .init(codingPath: encoder.codingPath, debugDescription: "refused"))
+        }
+    }
+
+    struct Scalars: Encodable {
+        var decimal: Decimal
+        var float: Float
+        var double: Double
+        var url = URL(string: "https://example.com/a?b=c")!
+        var date = Date(timeIntervalSinceReferenceDate: 1.25)
+        var data = Data([0, 1, 2, 255])
+        var wide: Int128 = 0
+        var tree: StoredValue = ["z": [1, "two", nil, 3.5, false], "a": [:], "m": []]
+    }
+
+    final class Nest: Encodable, Sendable {
+        let inner: Nest?
+        let value: Int
+        init(inner: Nest?, value: Int) {
+            self.inner = inner
+            self.value = value
+        }
+    }
+
+    static func nest(_ depth: Int) -> Nest {
+        var nest = Nest(inner: nil, value: 0)
+        for level in 1..<depth { nest = Nest(inner: nest, value: level) }
+        return nest
+    }
+
+    @Test func everyShapeOfEncodeWritesWhatTheTreeWrites() {
+        Self.compare(Interleaved())
+        Self.compare(InOrder())
+        Self.compare([InOrder(), InOrder()])
+        Self.compare(RepeatedKey())
+        Self.compare(["x": RepeatedKey()])
+        Self.compare(TwoSingles())
+        Self.compare([TwoSingles()])
+        Self.compare(SharedContainer())
+        Self.compare(Mixed())
+        Self.compare(Catching())
+        Self.compare(Nothing())
+        Self.compare([Nothing()])
+        Self.compare(["a": Nothing()])
+        Self.compare(Failing())
+        Self.compare([Failing()])
+        Self.compare(Dog(name: "Rex", breed: "Collie"))
+        Self.compare([Dog(name: "Rex", breed: "Collie")])
+        Self.compare(SuperKeys(base: Primitives(), items: [1, 2, 3]))
+        Self.compare([Figure.circle(radius: 1), .rectangle(width: 2, height: 3), .pair(4, "five"), .point])
+        Self.compare(Expression.add(.number(1), .negate(.number(2))))
+        Self.compare(ListNode("a", next: ListNode("b")))
+        Self.compare(Collections())
+        Self.compare(Dictionaries())
+        Self.compare(IntegerWidths.minimum)
+        Self.compare(IntegerWidths.maximum)
+        Self.compare(Floats())
+        Self.compare(NestedOptionals(twice: .some(nil), thrice: .some(.some(nil))))
+        Self.compare([OptionalFields(), OptionalFields(name: "n", count: 1, nested: Primitives(), list: [])])
+    }
+
+    @Test func scalarsAndOptionsWriteWhatTheTreeWrites() {
+        let codecs = [
+            JSONCodec(), JSONCodec(formatting: .pretty), JSONCodec(dates: .secondsSince1970),
+            JSONCodec(dates: .iso8601), JSONCodec(data: .byteArray), JSONCodec(keys: .snakeCase),
+            JSONCodec(nonFiniteNumbers: .throw),
+        ]
+        let values = [
+            Scalars(decimal: Decimal(string: "12345678901234567890.123456789")!, float: 3.14, double: 0.1),
+            Scalars(decimal: .nan, float: 1, double: 1),
+            Scalars(decimal: 1, float: .infinity, double: -.infinity, wide: Int128(Int64.max) * 4),
+            Scalars(decimal: -0.5, float: -0, double: .nan, wide: -1),
+            Scalars(decimal: 0, float: .leastNonzeroMagnitude, double: -65.613616999999977, wide: .max),
+        ]
+        for value in values {
+            Self.compare(value, codecs: codecs)
+            Self.compare([value], codecs: codecs)
+        }
+        Self.compare(Double.nan, codecs: codecs)
+        Self.compare(Float(0.1), codecs: codecs)
+        Self.compare(Date(timeIntervalSince1970: 0), codecs: codecs)
+        Self.compare(Data(), codecs: codecs)
+        Self.compare(StoredValue.null, codecs: codecs)
+        Self.compare(StoredValue.data(Data([1])), codecs: codecs)
+        Self.compare(StoredValue.date(Date(timeIntervalSinceReferenceDate: 0)), codecs: codecs)
+    }
+
+    @Test func limitsRefuseAsTheTreePathDoes() {
+        let codecs = [
+            JSONCodec(limits: Limits(maximumDepth: 3)), JSONCodec(limits: Limits(maximumValueCount: 6)),
+            JSONCodec(limits: Limits(maximumInputBytes: 20)),
+            JSONCodec(formatting: .pretty, limits: Limits(maximumInputBytes: 40)),
+        ]
+        Self.compare([[[1]]], codecs: codecs)
+        Self.compare([[[[1]]]], codecs: codecs)
+        Self.compare([1, 2, 3, 4, 5], codecs: codecs)
+        Self.compare([1, 2, 3, 4, 5, 6], codecs: codecs)
+        Self.compare(["a": [1, 2], "b": [3]], codecs: codecs)
+        Self.compare(Self.nest(3), codecs: codecs)
+        Self.compare(Self.nest(5), codecs: codecs)
+        Self.compare(String(repeating: "x", count: 30), codecs: codecs)
+        Self.compare(Self.nest(600))
+        Self.compare(Self.nest(400))
+    }
+
+    @Test func randomValuesWriteWhatTheTreeWrites() throws {
+        var generator = SeededGenerator(state: 2_027)
+        let codec = JSONCodec()
+        var models = 0
+        for _ in 0..<800 {
+            let tree = StoredValue.random(using: &generator, depth: 4)
+            Self.compare(tree)
+            Self.compare(["tree": tree, "list": [tree, tree]])
+            // Models read from the tree's text, written back.
+            guard let bytes = try? codec.writeTree(tree) else { continue }  // NaN and the like: not a document
+            if let node = try? codec.decode(TreeNode.self, from: bytes) {
+                models += 1
+                Self.compare(node)
+            }
+            if let fields = try? codec.decode([OptionalFields?].self, from: bytes) {
+                models += 1
+                Self.compare(fields)
+            }
+            if let dictionary = try? codec.decode([String: StoredValue].self, from: bytes) {
+                models += 1
+                Self.compare(dictionary)
+            }
+        }
+        #expect(models > 50)
+    }
+
+    @Test func dictionariesOfManyKeysAreWrittenInCanonicalOrder() throws {
+        var generator = SeededGenerator(state: 7)
+        for size in [2, 3, 17, 40, 300] {
+            var dictionary: [String: [String: Int]] = [:]
+            for index in 0..<size {
+                let key =
+                    String(
+                        (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                            "ab\"é\u{1}😀".randomElement(using: &generator)!
+                        }) + "\(index)"
+                dictionary[key] = ["z\(index)": index, "a": -index]
+            }
+            Self.compare(dictionary)
+            let text = try JSONCodec().encodeToString(dictionary)
+            #expect(try JSONCodec().writeTree(JSONCodec().readTree(from: Data(text.utf8))) == Data(text.utf8))
+        }
+    }
+
+    /// An encoder kept past `encode(to:)` and written into afterwards changes nothing that was
+    /// returned, and does not crash.
+    @Test func anEncoderKeptPastItsCallIsHarmless() throws {
+        final class Keeper: Encodable, @unchecked Sendable {
+            var kept: (any Encoder)?
+            func encode(to encoder: any Encoder) throws {
+                kept = encoder
+                var single = encoder.singleValueContainer()
+                try single.encode(1)
+            }
+        }
+        let keeper = Keeper()
+        let bytes = try JSONCodec().encode(keeper)
+        #expect(String(decoding: bytes, as: UTF8.self) == "1")
+        var single = try #require(keeper.kept).singleValueContainer()
+        _ = try? single.encode(2)
+        var keyed = try #require(keeper.kept).container(keyedBy: StoredCodingKeyForTests.self)
+        _ = try? keyed.encode(3, forKey: StoredCodingKeyForTests(stringValue: "a"))
+        var unkeyed = try #require(keeper.kept).unkeyedContainer()
+        _ = try? unkeyed.encode(4)
+        #expect(String(decoding: bytes, as: UTF8.self) == "1")
+        #expect(try JSONCodec().encodeToString([keeper]) == "[1]")
+    }
+
+    struct StoredCodingKeyForTests: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
