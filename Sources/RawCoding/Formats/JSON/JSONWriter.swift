@@ -170,41 +170,27 @@ struct JSONOutput {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
-            var runStart = 0
-            var position = 0
-            let raw = UnsafeRawPointer(utf8.baseAddress)
-            while position < utf8.count {
-                // Eight bytes at a time while none is a quote, a backslash or a control.
-                if let raw {
-                    while utf8.count - position >= 8 {
-                        let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-                        guard JSONStringBytes.specials(in: word) == 0 else { break }
-                        position += 8
+            EscapeRuns.split(
+                utf8, specials: JSONStringBytes.specials(in:),
+                isSpecial: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C },
+                run: { bytes.append(contentsOf: $0) },
+                special: { byte in
+                    bytes.append(UInt8(ascii: "\\"))
+                    switch byte {
+                    case 0x22, 0x5C: bytes.append(byte)
+                    case 0x08: bytes.append(UInt8(ascii: "b"))
+                    case 0x0C: bytes.append(UInt8(ascii: "f"))
+                    case 0x0A: bytes.append(UInt8(ascii: "n"))
+                    case 0x0D: bytes.append(UInt8(ascii: "r"))
+                    case 0x09: bytes.append(UInt8(ascii: "t"))
+                    default:
+                        let digits = Array("0123456789abcdef".utf8)
+                        bytes.append(contentsOf: [
+                            UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                            digits[Int(byte >> 4)], digits[Int(byte & 0xF)],
+                        ])
                     }
-                }
-                guard position < utf8.count else { break }
-                let byte = utf8[position]
-                position += 1
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<(position - 1)]))
-                runStart = position
-                bytes.append(UInt8(ascii: "\\"))
-                switch byte {
-                case 0x22, 0x5C: bytes.append(byte)
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                default:
-                    let digits = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [
-                        UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                        digits[Int(byte >> 4)], digits[Int(byte & 0xF)],
-                    ])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+                })
         }
         bytes.append(UInt8(ascii: "\""))
     }

@@ -134,18 +134,7 @@ struct XMLOutput {
             bytes.append(contentsOf: text.utf8)
             close(.date)
         case .data(let data):
-            open(.data)
-            bytes.append(0x0A)
-            let base64 = Array(data.base64EncodedString().utf8)
-            var start = 0
-            while start < base64.count {
-                tabs(indent)
-                bytes.append(contentsOf: base64[start..<min(start + 68, base64.count)])
-                bytes.append(0x0A)
-                start += 68
-            }
-            tabs(indent)
-            close(.data)
+            writeData(data, indent: indent)
         case .array(let elements):
             guard !elements.isEmpty else { return empty(.array) }
             guard stack.allows(depth: indent + 1) else { throw stack.measured.failure(depth: indent + 1, at: nil) }
@@ -182,6 +171,22 @@ struct XMLOutput {
         }
     }
 
+    /// Base64 lines of 68 characters, each indented as the element.
+    mutating func writeData(_ data: Data, indent: Int) {
+        open(.data)
+        bytes.append(0x0A)
+        let base64 = Array(data.base64EncodedString().utf8)
+        var start = 0
+        while start < base64.count {
+            tabs(indent)
+            bytes.append(contentsOf: base64[start..<min(start + 68, base64.count)])
+            bytes.append(0x0A)
+            start += 68
+        }
+        tabs(indent)
+        close(.data)
+    }
+
     mutating func element(_ tag: PropertyListTag, _ text: String) {
         open(tag)
         escape(text)
@@ -213,13 +218,24 @@ struct XMLOutput {
     }
 
     mutating func escape(_ text: String) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): append("&amp;")
-            case UInt8(ascii: "<"): append("&lt;")
-            case UInt8(ascii: ">"): append("&gt;")
-            default: bytes.append(byte)
-            }
+        var text = text
+        text.withUTF8 { utf8 in
+            EscapeRuns.split(
+                utf8,
+                specials: { word in
+                    // `<` and `>` differ only in the bit 0x02.
+                    EscapeRuns.matches(UInt8(ascii: "&"), in: word)
+                        | EscapeRuns.matches(UInt8(ascii: ">"), in: word | 0x0202_0202_0202_0202)
+                },
+                isSpecial: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") },
+                run: { bytes.append(contentsOf: $0) },
+                special: { byte in
+                    switch byte {
+                    case UInt8(ascii: "&"): append("&amp;")
+                    case UInt8(ascii: "<"): append("&lt;")
+                    default: append("&gt;")
+                    }
+                })
         }
     }
 }

@@ -19,6 +19,8 @@ protocol EncodingSink {
     mutating func writeUInt(_ value: UInt64)
     /// A finite double.
     mutating func writeDouble(_ value: Double)
+    /// An infinite or NaN double, where the non-finite strategy allows it.
+    mutating func writeNonFinite(_ value: Double) -> Bool
     mutating func writeString(_ value: String)
     mutating func writeDecimal(_ value: Decimal) -> Bool
     mutating func writeDate(_ value: Date) -> Bool
@@ -83,7 +85,7 @@ final class SinkEncodingContext<Sink: EncodingSink> {
     @exclusivity(unchecked) var top: SinkEncodingNode<Sink>?
     /// Set once, by the first thing the sink path does not take.
     @exclusivity(unchecked) var abandoned = false
-    var stack = StackCheck()
+    @exclusivity(unchecked) var stack = StackCheck()
 
     init(options: StoredValueEncoder, sink: Sink) {
         self.options = options
@@ -310,26 +312,32 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
         try finish(child, isNested: isNested)
     }
 
-    /// An array of a primitive as `Array.encode(to:)` writes it (a child encoder, its unkeyed
-    /// container, each element in turn), without the generic calls for each element.
+    /// An array of a primitive as `Array.encode(to:)` writes it (a child encoder one level
+    /// down, its unkeyed container, each element in turn), without the generic calls for each
+    /// element and without the child: nothing below it can ask for its coding path.
     func writeArray<Element>(
         _ elements: [Element], step: CodingPathStep?, _ write: (SinkEncodingNode, Element) throws -> Void
     ) throws {
-        let node = try child(step: step)
-        node.state = .unkeyed
+        try checkNesting()
         context.sink.beginArray()
         for element in elements {
             context.sink.beginElement()
-            try write(node, element)
+            try write(self, element)
         }
-        try finish(node, isNested: true)
+        context.sink.endArray()
+    }
+
+    /// Whether a child one level down is within the depth and stack the tree path allows.
+    @inline(__always)
+    func checkNesting() throws(SinkAbandoned) {
+        guard depth < context.options.maximumDepth, context.stack.allows(depth: depth + 1) else {
+            throw context.abandon()
+        }
     }
 
     /// A child for a value's own `encode(to:)`, within the depth and stack the tree path allows.
     func child(step: CodingPathStep?) throws(SinkAbandoned) -> SinkEncodingNode {
-        guard depth < context.options.maximumDepth, context.stack.allows(depth: depth + 1) else {
-            throw context.abandon()
-        }
+        try checkNesting()
         let child = SinkEncodingNode(context: context, parent: self, step: step, closesImplicitly: false)
         context.top = child
         return child
@@ -344,9 +352,14 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
 
     func write(_ double: Double) throws(SinkAbandoned) {
         if double.isFinite { return context.sink.writeDouble(double) }
-        guard case .strings(let positiveInfinity, let negativeInfinity, let nan) = context.options.nonFiniteNumbers
-        else { throw context.abandon() }
-        context.sink.writeString(double.isNaN ? nan : double > 0 ? positiveInfinity : negativeInfinity)
+        switch context.options.nonFiniteNumbers {
+        case .allow:
+            guard context.sink.writeNonFinite(double) else { throw context.abandon() }
+        case .throw:
+            throw context.abandon()
+        case .strings(let positiveInfinity, let negativeInfinity, let nan):
+            context.sink.writeString(double.isNaN ? nan : double > 0 ? positiveInfinity : negativeInfinity)
+        }
     }
 
     func write(_ float: Float) throws(SinkAbandoned) {

@@ -2,11 +2,14 @@ import Foundation
 import RawCoding
 import Testing
 
-/// `JSONCodec.encode` writes a model straight into the JSON writer; writing the tree that
-/// `encodeTree` builds is the reference. Both must give the same bytes or the same error for
-/// every value, whatever shape its `encode(to:)` takes.
-@Suite("JSON encoding into the writer")
-struct JSONSinkEncodingTests {
+/// `JSONCodec.encode` and the XML `PropertyListCodec.encode` write a model straight into the
+/// writer; writing the tree that `encodeTree` builds is the reference. Both must give the same
+/// bytes or the same error for every value, whatever shape its `encode(to:)` takes.
+@Suite("Encoding into the writers")
+struct SinkEncodingTests {
+    /// The codecs that encode through a sink, in each layout.
+    static let codecs: [any Codec] = [JSONCodec(), JSONCodec(formatting: .pretty), PropertyListCodec(format: .xml)]
+
     /// The outcome of an encode: the bytes, or the error's kind, path and reason.
     static func outcome(_ body: () throws -> Data) -> Result<Data, JSONScanDecodingTests.Failure> {
         do {
@@ -19,7 +22,7 @@ struct JSONSinkEncodingTests {
     }
 
     static func compare<Value: Encodable>(
-        _ value: Value, codecs: [JSONCodec] = [JSONCodec(), JSONCodec(formatting: .pretty)],
+        _ value: Value, codecs: [any Codec] = Self.codecs,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         for codec in codecs {
@@ -27,7 +30,7 @@ struct JSONSinkEncodingTests {
             let throughTree = outcome { try codec.writeTree(codec.encodeTree(value)) }
             #expect(
                 written == throughTree,
-                "\(Value.self) \(codec.formatting): \(written.map { String(decoding: $0, as: UTF8.self) }) against \(throughTree.map { String(decoding: $0, as: UTF8.self) })",
+                "\(Value.self) \(codec): \(written.map { String(decoding: $0, as: UTF8.self) }) against \(throughTree.map { String(decoding: $0, as: UTF8.self) })",
                 sourceLocation: sourceLocation)
         }
     }
@@ -199,10 +202,10 @@ struct JSONSinkEncodingTests {
     }
 
     @Test func scalarsAndOptionsWriteWhatTheTreeWrites() {
-        let codecs = [
+        let codecs: [any Codec] = [
             JSONCodec(), JSONCodec(formatting: .pretty), JSONCodec(dates: .secondsSince1970),
             JSONCodec(dates: .iso8601), JSONCodec(data: .byteArray), JSONCodec(keys: .snakeCase),
-            JSONCodec(nonFiniteNumbers: .throw),
+            JSONCodec(nonFiniteNumbers: .throw), PropertyListCodec(format: .xml),
         ]
         let values = [
             Scalars(decimal: Decimal(string: "12345678901234567890.123456789")!, float: 3.14, double: 0.1),
@@ -225,10 +228,13 @@ struct JSONSinkEncodingTests {
     }
 
     @Test func limitsRefuseAsTheTreePathDoes() {
-        let codecs = [
+        let codecs: [any Codec] = [
             JSONCodec(limits: Limits(maximumDepth: 3)), JSONCodec(limits: Limits(maximumValueCount: 6)),
             JSONCodec(limits: Limits(maximumInputBytes: 20)),
             JSONCodec(formatting: .pretty, limits: Limits(maximumInputBytes: 40)),
+            PropertyListCodec(format: .xml, limits: Limits(maximumDepth: 3)),
+            PropertyListCodec(format: .xml, limits: Limits(maximumValueCount: 6)),
+            PropertyListCodec(format: .xml, limits: Limits(maximumInputBytes: 300)),
         ]
         Self.compare([[[1]]], codecs: codecs)
         Self.compare([[[[1]]]], codecs: codecs)

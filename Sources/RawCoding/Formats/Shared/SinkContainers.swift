@@ -1,0 +1,101 @@
+import Foundation
+
+/// The open arrays and dictionaries of a text writer's ``EncodingSink``, and the canonical
+/// key order of a dictionary's entries when it ends.
+///
+/// Entries are written as they come. When a dictionary ends, its entries are put in
+/// canonical key order by moving their bytes (the order found once per key list, as the tree
+/// writers do); entries already in order stay where they are.
+struct SinkContainers {
+    /// One dictionary or array being written.
+    struct Open {
+        /// Where its first entry is in the key and start lists.
+        let firstEntry: Int
+        /// Where its opening text begins in the output.
+        let start: Int
+        var count = 0
+    }
+
+    private var open: [Open] = []
+    /// The key and first byte of each entry of the open dictionaries, innermost last (apart,
+    /// so reading a position retains no key).
+    private var keys: [String] = []
+    private var starts: [Int] = []
+    private var scratch: [UInt8] = []
+    private var keyOrder = KeyOrder()
+
+    /// How many containers are open.
+    var depth: Int { open.count }
+
+    mutating func push(start: Int) {
+        open.append(Open(firstEntry: keys.count, start: start))
+    }
+
+    /// Counts a new element or entry of the innermost container; `true` for its first.
+    @inline(__always)
+    mutating func addMember() -> Bool {
+        let innermost = open.count - 1
+        open[innermost].count += 1
+        return open[innermost].count == 1
+    }
+
+    /// Records that the entry for `key` of the innermost dictionary starts at `start`.
+    @inline(__always)
+    mutating func addEntry(key: String, start: Int) {
+        keys.append(key)
+        starts.append(start)
+    }
+
+    mutating func pop() -> Open {
+        open.removeLast()
+    }
+
+    /// Puts the entries of `closed`, a dictionary just popped whose last entry ends at the end
+    /// of `bytes`, in canonical key order; entries are `separator` bytes apart (all the same).
+    /// `false` when two keys are the same.
+    mutating func sortEntries(of closed: Open, in bytes: inout [UInt8], separator: Int) -> Bool {
+        defer {
+            keys.removeLast(closed.count)
+            starts.removeLast(closed.count)
+        }
+        guard closed.count > 1 else { return true }
+        let first = closed.firstEntry
+        let (order, repeats) = keyOrder.order(count: closed.count) { keys[first + $0] }
+        guard !repeats else { return false }
+        if !order.indices.elementsEqual(order) {
+            reorder(from: first, count: closed.count, order, in: &bytes, separator: separator)
+        }
+        return true
+    }
+
+    /// Rewrites the entries from `first` in `order`; each entry's bytes run from its start to
+    /// the separator before the next.
+    private mutating func reorder(
+        from first: Int, count: Int, _ order: [Int], in output: inout [UInt8], separator: Int
+    ) {
+        let start = starts[first]
+        let end = output.count
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: output[start..<end])
+        starts.withUnsafeBufferPointer { starts in
+            output.withUnsafeMutableBufferPointer { bytes in
+                scratch.withUnsafeBufferPointer { source in
+                    guard let target = bytes.baseAddress, let origin = source.baseAddress else { return }
+                    // Every separator of one dictionary is the same bytes: copy the first.
+                    let separatorStart = starts[first + 1] - start - separator
+                    var position = start
+                    for (rank, entry) in order.enumerated() {
+                        if rank > 0, separator > 0 {
+                            (target + position).update(from: origin + separatorStart, count: separator)
+                            position += separator
+                        }
+                        let from = starts[first + entry] - start
+                        let to = entry + 1 < count ? starts[first + entry + 1] - start - separator : end - start
+                        (target + position).update(from: origin + from, count: to - from)
+                        position += to - from
+                    }
+                }
+            }
+        }
+    }
+}
