@@ -190,7 +190,19 @@ struct KeyIndex: Sendable {
     }
 
     /// Whether two strings have the same UTF-8 bytes.
+    @inline(__always)
     static func same(_ lhs: String, _ rhs: String) -> Bool {
+        // The same representation is the same string (a small string's bytes, or the same
+        // storage and count): the common case of a coding key compared with itself.
+        if MemoryLayout<String>.size == 16,
+            unsafeBitCast(lhs, to: (UInt64, UInt64).self) == unsafeBitCast(rhs, to: (UInt64, UInt64).self)
+        {
+            return true
+        }
+        return sameBytes(lhs, rhs)
+    }
+
+    private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
         let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right in
                 guard left.count == right.count else { return false }

@@ -204,9 +204,9 @@ struct XMLOutput {
     /// `</name>` and a newline.
     @inline(__always)
     mutating func close(_ tag: PropertyListTag) {
-        bytes.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
+        append("</")
         if let name = tag.staticName { append(name) }
-        bytes.append(contentsOf: [UInt8(ascii: ">"), 0x0A])
+        append(">\n")
     }
 
     /// `<name/>` and a newline.
@@ -214,7 +214,7 @@ struct XMLOutput {
     mutating func empty(_ tag: PropertyListTag) {
         bytes.append(UInt8(ascii: "<"))
         if let name = tag.staticName { append(name) }
-        bytes.append(contentsOf: [UInt8(ascii: "/"), UInt8(ascii: ">"), 0x0A])
+        append("/>\n")
     }
 
     mutating func escape(_ text: String) {

@@ -69,31 +69,49 @@ struct SinkContainers {
     }
 
     /// Rewrites the entries from `first` in `order`; each entry's bytes run from its start to
-    /// the separator before the next.
+    /// the separator before the next. The longest entry moves once, in place; the others go
+    /// through the scratch buffer, so a large value among small siblings (a document's one big
+    /// array) is not copied twice.
     private mutating func reorder(
         from first: Int, count: Int, _ order: [Int], in output: inout [UInt8], separator: Int
     ) {
         let start = starts[first]
         let end = output.count
+        func range(_ entry: Int) -> Range<Int> {
+            starts[first + entry]..<(entry + 1 < count ? starts[first + entry + 1] - separator : end)
+        }
+        var longest = 0
+        for entry in 1..<count where range(entry).count > range(longest).count { longest = entry }
+        let kept = range(longest)
+        // Where the longest goes: after the entries before it in order, and their separators.
+        var keptTarget = start
+        for entry in order {
+            if entry == longest { break }
+            keptTarget += range(entry).count + separator
+        }
+        // Everything but the longest entry (the separators with it), then the longest in place.
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: output[start..<end])
-        starts.withUnsafeBufferPointer { starts in
-            output.withUnsafeMutableBufferPointer { bytes in
-                scratch.withUnsafeBufferPointer { source in
-                    guard let target = bytes.baseAddress, let origin = source.baseAddress else { return }
-                    // Every separator of one dictionary is the same bytes: copy the first.
-                    let separatorStart = starts[first + 1] - start - separator
-                    var position = start
-                    for (rank, entry) in order.enumerated() {
-                        if rank > 0, separator > 0 {
-                            (target + position).update(from: origin + separatorStart, count: separator)
-                            position += separator
-                        }
-                        let from = starts[first + entry] - start
-                        let to = entry + 1 < count ? starts[first + entry + 1] - start - separator : end - start
-                        (target + position).update(from: origin + from, count: to - from)
-                        position += to - from
+        scratch.append(contentsOf: output[start..<kept.lowerBound])
+        scratch.append(contentsOf: output[kept.upperBound..<end])
+        output.withUnsafeMutableBufferPointer { bytes in
+            scratch.withUnsafeBufferPointer { source in
+                guard let target = bytes.baseAddress, let origin = source.baseAddress else { return }
+                memmove(target + keptTarget, target + kept.lowerBound, kept.count)
+                // A separator: the one before the longest entry, or the one after it when it is
+                // first (where the scratch then begins).
+                let separatorInScratch = longest > 0 ? kept.lowerBound - start - separator : 0
+                var position = start
+                for (rank, entry) in order.enumerated() {
+                    if rank > 0, separator > 0 {
+                        (target + position).update(from: origin + separatorInScratch, count: separator)
+                        position += separator
                     }
+                    let bytesOfEntry = range(entry)
+                    if entry != longest {
+                        let from = bytesOfEntry.lowerBound - start - (entry > longest ? kept.count : 0)
+                        (target + position).update(from: origin + from, count: bytesOfEntry.count)
+                    }
+                    position += bytesOfEntry.count
                 }
             }
         }
