@@ -55,6 +55,62 @@ line: ascii || UTF8Validation.firstInvalidByte(in: bytes, index + 1..<end) == ni
 becomes: true
 tests: JSONScanDecodingTests
 
+name: encoding sink takes repeated keys
+file: Sources/RawCoding/Formats/Shared/SinkContainers.swift
+after: mutating func sortEntries(
+line: guard !repeats else { return false }
+becomes: guard true else { return false }
+tests: SinkEncodingTests
+
+name: encoding sink skips canonical key order
+file: Sources/RawCoding/Formats/Shared/SinkContainers.swift
+after: mutating func sortEntries(
+line: if !order.indices.elementsEqual(order) {
+becomes: if false {
+tests: SinkEncodingTests
+
+name: encoding sink appends a second single value
+file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
+after: func beginSingle()
+line: guard state == .empty else { throw context.abandon() }
+becomes: guard true else { throw context.abandon() }
+tests: SinkEncodingTests
+
+name: encoding sink closes a value still encoding
+file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
+after: private func activateSlowly()
+line: guard current.closesImplicitly else { throw context.abandon() }
+becomes: guard true else { throw context.abandon() }
+tests: SinkEncodingTests
+
+name: encoding sink keeps output after a caught failure
+file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
+after: static func encode<Value: Encodable, Sink: EncodingSink>(
+line: guard !context.abandoned, context.sink.valueCount <= limits.maximumValueCount,
+becomes: guard context.sink.valueCount <= limits.maximumValueCount,
+tests: SinkEncodingTests
+
+name: encoding sink value count limit removed
+file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
+after: static func encode<Value: Encodable, Sink: EncodingSink>(
+line: guard !context.abandoned, context.sink.valueCount <= limits.maximumValueCount,
+becomes: guard !context.abandoned,
+tests: SinkEncodingTests
+
+name: encoding sink size limit removed
+file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
+after: static func encode<Value: Encodable, Sink: EncodingSink>(
+line: context.sink.byteCount <= limits.maximumInputBytes
+becomes: true
+tests: SinkEncodingTests
+
+name: encoding sink nesting limit removed
+file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
+after: func checkNesting()
+line: guard depth < context.options.maximumDepth, context.stack.allows(depth: depth + 1) else {
+becomes: guard context.stack.allows(depth: depth + 1) else {
+tests: SinkEncodingTests
+
 name: JSON object nesting limit removed
 file: Sources/RawCoding/Formats/JSON/JSONReader.swift
 after: mutating func parseObject()

@@ -128,6 +128,25 @@ struct SinkEncodingTests {
         }
     }
 
+    /// A value whose `encode(to:)` writes into its parent's container while it runs.
+    struct Reentrant: Encodable {
+        enum Keys: String, CodingKey { case outer, inner, late }
+        final class Child: Encodable, @unchecked Sendable {
+            var parent: KeyedEncodingContainer<Keys>
+            init(parent: KeyedEncodingContainer<Keys>) { self.parent = parent }
+            func encode(to encoder: any Encoder) throws {
+                var own = encoder.container(keyedBy: Keys.self)
+                try own.encode(1, forKey: .inner)
+                try parent.encode(2, forKey: .late)
+                try own.encode(3, forKey: .outer)
+            }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(Child(parent: container), forKey: .outer)
+        }
+    }
+
     /// Encodes nothing.
     struct Nothing: Encodable {
         func encode(to encoder: any Encoder) throws {}
@@ -172,6 +191,7 @@ struct SinkEncodingTests {
 
     @Test func everyShapeOfEncodeWritesWhatTheTreeWrites() {
         Self.compare(Interleaved())
+        Self.compare(Reentrant())
         Self.compare(InOrder())
         Self.compare([InOrder(), InOrder()])
         Self.compare(RepeatedKey())
