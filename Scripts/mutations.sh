@@ -76,11 +76,11 @@ line: guard state == .empty else { throw context.abandon() }
 becomes: guard true else { throw context.abandon() }
 tests: SinkEncodingTests
 
-name: encoding sink closes a value still encoding
+name: encoding sink writes into a closed container
 file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
 after: private func activateSlowly()
-line: guard current.closesImplicitly else { throw context.abandon() }
-becomes: guard true else { throw context.abandon() }
+line: guard !context.abandoned, state != .closed else { throw context.abandon() }
+becomes: guard !context.abandoned else { throw context.abandon() }
 tests: SinkEncodingTests
 
 name: encoding sink keeps output after a caught failure
@@ -303,9 +303,9 @@ tests: JSONWriterTests|GoldenFileTests|GoldenOracleTests
 name: key-order cache reuses an order for other keys
 file: Sources/RawCoding/Formats/Shared/KeyOrder.swift
 after:
-line: for (slot, candidate) in known.enumerated() where matches(candidate.keys, entries) {
+line: for (slot, candidate) in known.enumerated() where matches(candidate.keys, key) {
 becomes: for (slot, candidate) in known.enumerated() where candidate.keys.count == count {
-tests: JSONWriterTests
+tests: JSONWriterTests|SinkEncodingTests
 
 name: CI=1 not recognised
 file: Sources/RawCodingTesting/RecordPolicy.swift

@@ -117,11 +117,18 @@ struct SinkEncodingTests {
 
     /// Catches a refusal and goes on: what it wrote before the refusal must not stay.
     struct Catching: Encodable {
-        enum Keys: String, CodingKey { case bad, good }
+        enum Keys: String, CodingKey { case bad, worse, good }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
+            // JSON cannot hold a NaN decimal; an XML property list cannot hold a date's
+            // fraction of a second. The tree path refuses both when it writes the tree.
             do {
-                try container.encode(Double.nan, forKey: .bad)
+                try container.encode(Decimal.nan, forKey: .bad)
+            } catch {
+                try container.encode("recovered", forKey: .good)
+            }
+            do {
+                try container.encode(Date(timeIntervalSinceReferenceDate: 0.5), forKey: .worse)
             } catch {
                 try container.encode("recovered", forKey: .good)
             }

@@ -54,7 +54,7 @@ enum SinkEncoding {
         guard case .useDefaultKeys = options.keys else { return nil }
         if case .iso8601 = options.dates { return nil }
         let context = SinkEncodingContext(options: options, sink: sink)
-        let root = SinkEncodingNode(context: context, parent: nil, step: nil, closesImplicitly: false)
+        let root = SinkEncodingNode(context: context, parent: nil, step: nil)
         context.top = root
         defer { context.top = nil }
         do {
@@ -113,18 +113,14 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
     let parent: SinkEncodingNode?
     let step: CodingPathStep?
     let depth: Int
-    /// A nested container or super encoder, closed by the next write to an ancestor; other
-    /// nodes close when their value's `encode(to:)` returns.
-    let closesImplicitly: Bool
     @exclusivity(unchecked) var state = State.empty
     /// Elements begun, for the index of the next.
     @exclusivity(unchecked) var count = 0
 
-    init(context: SinkEncodingContext<Sink>, parent: SinkEncodingNode?, step: CodingPathStep?, closesImplicitly: Bool) {
+    init(context: SinkEncodingContext<Sink>, parent: SinkEncodingNode?, step: CodingPathStep?) {
         self.context = context
         self.parent = parent
         self.step = step
-        self.closesImplicitly = closesImplicitly
         depth = parent.map { $0.depth + 1 } ?? 0
     }
 
@@ -154,8 +150,9 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
         guard !context.abandoned, state != .closed else { throw context.abandon() }
         var node = context.top
         while let current = node, current !== self {
-            // A value whose encode(to:) is still running is not closed from outside.
-            guard current.closesImplicitly else { throw context.abandon() }
+            // A nested container or super encoder ends here. A value whose encode(to:) is still
+            // running and is closed this way (its encoder written into by an ancestor's
+            // container) gives up when it returns: its own node is closed by then.
             try current.close(isNested: true)
             node = current.parent
         }
@@ -243,7 +240,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
 
     /// A nested container or super encoder at the entry or element just begun.
     func implicitChild(step: CodingPathStep, state: State) -> SinkEncodingNode {
-        let child = SinkEncodingNode(context: context, parent: self, step: step, closesImplicitly: true)
+        let child = SinkEncodingNode(context: context, parent: self, step: step)
         if depth >= context.options.maximumDepth { context.abandoned = true }
         child.state = state
         switch state {
@@ -338,7 +335,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
     /// A child for a value's own `encode(to:)`, within the depth and stack the tree path allows.
     func child(step: CodingPathStep?) throws(SinkAbandoned) -> SinkEncodingNode {
         try checkNesting()
-        let child = SinkEncodingNode(context: context, parent: self, step: step, closesImplicitly: false)
+        let child = SinkEncodingNode(context: context, parent: self, step: step)
         context.top = child
         return child
     }
