@@ -76,20 +76,6 @@ line: guard state == .empty else { throw context.abandon() }
 becomes: guard true else { throw context.abandon() }
 tests: SinkEncodingTests
 
-name: encoding sink writes into a closed container
-file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
-after: private func activateSlowly()
-line: guard !context.abandoned, state != .closed else { throw context.abandon() }
-becomes: guard !context.abandoned else { throw context.abandon() }
-tests: SinkEncodingTests
-
-name: encoding sink keeps output after a caught failure
-file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
-after: static func encode<Value: Encodable, Sink: EncodingSink>(
-line: guard !context.abandoned, context.sink.valueCount <= limits.maximumValueCount,
-becomes: guard context.sink.valueCount <= limits.maximumValueCount,
-tests: SinkEncodingTests
-
 name: encoding sink value count limit removed
 file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
 after: static func encode<Value: Encodable, Sink: EncodingSink>(

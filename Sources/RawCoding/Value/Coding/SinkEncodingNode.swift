@@ -62,6 +62,8 @@ enum SinkEncoding {
         } catch {
             return nil
         }
+        // Every call after giving up throws, and every value's end is such a call, so a model
+        // cannot catch its way past giving up; `abandoned` is checked again all the same.
         guard !context.abandoned, context.sink.valueCount <= limits.maximumValueCount,
             context.sink.byteCount <= limits.maximumInputBytes
         else { return nil }
