@@ -53,23 +53,33 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
 
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
         let encoder = self.encoder
-        if Format.layout.isBinary {
-            return try encode(value, with: encoder, format: BinaryPropertyListTreeFormat(), limits: limits)
-        }
-        // Straight into the XML writer where the sink takes the value; otherwise (and for
+        let isBinary = Format.layout.isBinary
+        // Straight into the writer where the sink takes the value; otherwise (and for
         // versioned values, whose envelope is added to the tree) through the tree.
         if !(Value.self is any StoredVersioned.Type),
             let bytes = try RecursionGuard.codecScope(
                 encoding: Value.self,
                 { () -> [UInt8]? in
-                    var sink = SinkEncoding.encode(
-                        value, options: encoder, limits: limits, into: XMLPropertyListSink())
-                    return sink?.finish()
+                    let written: [UInt8]?
+                    if isBinary {
+                        var sink = SinkEncoding.encode(
+                            value, options: encoder, limits: limits, into: BinaryPropertyListSink())
+                        written = sink?.finish()
+                    } else {
+                        var sink = SinkEncoding.encode(
+                            value, options: encoder, limits: limits, into: XMLPropertyListSink())
+                        written = sink?.finish()
+                    }
+                    // Too large: the tree path says so, with the limit's name.
+                    guard let written, written.count <= limits.maximumInputBytes else { return nil }
+                    return written
                 })
         {
             return Data(bytes)
         }
-        return try encode(value, with: encoder, format: XMLPropertyListTreeFormat(), limits: limits)
+        return isBinary
+            ? try encode(value, with: encoder, format: BinaryPropertyListTreeFormat(), limits: limits)
+            : try encode(value, with: encoder, format: XMLPropertyListTreeFormat(), limits: limits)
     }
 
     /// Reads either layout, whichever `data` holds.

@@ -8,7 +8,10 @@ import Testing
 @Suite("Encoding into the writers")
 struct SinkEncodingTests {
     /// The codecs that encode through a sink, in each layout.
-    static let codecs: [any Codec] = [JSONCodec(), JSONCodec(formatting: .pretty), PropertyListCodec(format: .xml)]
+    static let codecs: [any Codec] = [
+        JSONCodec(), JSONCodec(formatting: .pretty), PropertyListCodec(format: .xml),
+        PropertyListCodec(format: .binary),
+    ]
 
     /// The outcome of an encode: the bytes, or the error's kind, path and reason.
     static func outcome(_ body: () throws -> Data) -> Result<Data, JSONScanDecodingTests.Failure> {
@@ -232,7 +235,7 @@ struct SinkEncodingTests {
         let codecs: [any Codec] = [
             JSONCodec(), JSONCodec(formatting: .pretty), JSONCodec(dates: .secondsSince1970),
             JSONCodec(dates: .iso8601), JSONCodec(data: .byteArray), JSONCodec(keys: .snakeCase),
-            JSONCodec(nonFiniteNumbers: .throw), PropertyListCodec(format: .xml),
+            JSONCodec(nonFiniteNumbers: .throw), PropertyListCodec(format: .xml), PropertyListCodec(format: .binary),
         ]
         let values = [
             Scalars(decimal: Decimal(string: "12345678901234567890.123456789")!, float: 3.14, double: 0.1),
@@ -262,6 +265,9 @@ struct SinkEncodingTests {
             PropertyListCodec(format: .xml, limits: Limits(maximumDepth: 3)),
             PropertyListCodec(format: .xml, limits: Limits(maximumValueCount: 6)),
             PropertyListCodec(format: .xml, limits: Limits(maximumInputBytes: 300)),
+            PropertyListCodec(format: .binary, limits: Limits(maximumDepth: 3)),
+            PropertyListCodec(format: .binary, limits: Limits(maximumValueCount: 6)),
+            PropertyListCodec(format: .binary, limits: Limits(maximumInputBytes: 60)),
         ]
         Self.compare([[[1]]], codecs: codecs)
         Self.compare([[[[1]]]], codecs: codecs)

@@ -181,7 +181,7 @@ struct BinaryPropertyListLayout {
             return .double(try exactReal(number))
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
-            guard seconds.isFinite, seconds.magnitude <= BinaryPropertyListSpec.largestDateOffset else {
+            guard holds(date) else {
                 throw .unwritable(
                     "a binary property list cannot hold a date \(seconds) seconds from 2001: its readers take finite dates within 2^53 seconds (285 million years) of 2001"
                 )
@@ -193,6 +193,12 @@ struct BinaryPropertyListLayout {
     }
 
     /// The real that holds `number` exactly: property lists have no decimals.
+    /// Whether the format's readers take `date` back: finite, within 2^53 seconds of 2001.
+    static func holds(_ date: Date) -> Bool {
+        let seconds = date.timeIntervalSinceReferenceDate
+        return seconds.isFinite && seconds.magnitude <= BinaryPropertyListSpec.largestDateOffset
+    }
+
     static func exactReal(_ number: Decimal) throws(FormatFailure) -> Double {
         guard let double = number.exactDouble else { throw .unwritable(number.propertyListRefusal) }
         return double

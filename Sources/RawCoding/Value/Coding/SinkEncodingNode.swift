@@ -270,8 +270,8 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
             return try boxData(unsafeBitCast(value, to: Data.self), step: step, isNested: isNested)
         }
         if Value.self == Int64.self { return context.sink.writeInt(unsafeBitCast(value, to: Int64.self)) }
-        if Value.self == UInt64.self { return context.sink.writeUInt(unsafeBitCast(value, to: UInt64.self)) }
-        if Value.self == UInt.self { return context.sink.writeUInt(UInt64(unsafeBitCast(value, to: UInt.self))) }
+        if Value.self == UInt64.self { return writeInteger(unsafeBitCast(value, to: UInt64.self)) }
+        if Value.self == UInt.self { return writeInteger(UInt64(unsafeBitCast(value, to: UInt.self))) }
         if Value.self == Int32.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: Int32.self))) }
         if Value.self == UInt32.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: UInt32.self))) }
         if Value.self == Int16.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: Int16.self))) }
@@ -347,6 +347,12 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
         try child.activate()
         try child.close(isNested: isNested)
         context.top = self
+    }
+
+    /// An unsigned integer as the tree holds it: `.int` when it fits (``StoredValue/integer(_:)``).
+    @inline(__always)
+    func writeInteger(_ value: UInt64) {
+        if value <= UInt64(Int64.max) { context.sink.writeInt(Int64(value)) } else { context.sink.writeUInt(value) }
     }
 
     func write(_ double: Double) throws(SinkAbandoned) {
@@ -463,14 +469,14 @@ struct SinkKeyedEncodingContainer<Key: CodingKey, Sink: EncodingSink>: KeyedEnco
     mutating func encode(_ value: Int64, forKey key: Key) throws { try writeInt(value, key) }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
         try node.beginEntry(key.stringValue)
-        sink.writeUInt(UInt64(value))
+        node.writeInteger(UInt64(value))
     }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { try writeInt(Int64(value), key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { try writeInt(Int64(value), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try writeInt(Int64(value), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
         try node.beginEntry(key.stringValue)
-        sink.writeUInt(value)
+        node.writeInteger(value)
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         try node.beginEntry(key.stringValue)
@@ -557,14 +563,14 @@ struct SinkUnkeyedEncodingContainer<Sink: EncodingSink>: UnkeyedEncodingContaine
     mutating func encode(_ value: Int64) throws { try writeInt(value) }
     mutating func encode(_ value: UInt) throws {
         _ = try node.beginElement()
-        sink.writeUInt(UInt64(value))
+        node.writeInteger(UInt64(value))
     }
     mutating func encode(_ value: UInt8) throws { try writeInt(Int64(value)) }
     mutating func encode(_ value: UInt16) throws { try writeInt(Int64(value)) }
     mutating func encode(_ value: UInt32) throws { try writeInt(Int64(value)) }
     mutating func encode(_ value: UInt64) throws {
         _ = try node.beginElement()
-        sink.writeUInt(value)
+        node.writeInteger(value)
     }
     mutating func encode(_ value: Double) throws {
         _ = try node.beginElement()
@@ -631,14 +637,14 @@ extension SinkEncodingNode: SingleValueEncodingContainer {
     func encode(_ value: Int64) throws { try writeSingle(value) }
     func encode(_ value: UInt) throws {
         try beginSingle()
-        context.sink.writeUInt(UInt64(value))
+        writeInteger(UInt64(value))
     }
     func encode(_ value: UInt8) throws { try writeSingle(Int64(value)) }
     func encode(_ value: UInt16) throws { try writeSingle(Int64(value)) }
     func encode(_ value: UInt32) throws { try writeSingle(Int64(value)) }
     func encode(_ value: UInt64) throws {
         try beginSingle()
-        context.sink.writeUInt(value)
+        writeInteger(value)
     }
     func encode(_ value: Double) throws {
         try beginSingle()
