@@ -22,6 +22,10 @@ struct BinaryPropertyListSink: EncodingSink {
     private var members: [Int] = []
     private var keys: [String] = []
     private var root: Int?
+    /// The object of each key met lately, by the key's representation: a model's coding keys
+    /// are the same strings record after record, so most keys skip the layout's hash table.
+    /// Each entry keeps its key alive, so an equal representation is the same string.
+    private var recentKeys = [(key: String, number: Int)?](repeating: nil, count: 64)
 
     /// Values and keys, counted as the reader counts places.
     var valueCount: Int { layout.places }
@@ -110,13 +114,25 @@ struct BinaryPropertyListSink: EncodingSink {
         keyNumbers.reserveCapacity(count)
         values.reserveCapacity(count)
         for position in order {
-            keyNumbers.append(layout.addKey(keys[closed.firstKey + position]))
+            keyNumbers.append(keyObject(keys[closed.firstKey + position]))
             values.append(members[closed.firstMember + position])
         }
         layout.objects[closed.number] = .dictionary(keys: keyNumbers, values: values)
         members.removeLast(count)
         keys.removeLast(count)
         return true
+    }
+
+    private mutating func keyObject(_ key: String) -> Int {
+        guard MemoryLayout<String>.size == 16 else { return layout.addKey(key) }
+        let bits = unsafeBitCast(key, to: (UInt64, UInt64).self)
+        let slot = Int(truncatingIfNeeded: ((bits.0 ^ bits.1) &* 0x9E37_79B9_7F4A_7C15) &>> 58)
+        if let recent = recentKeys[slot], unsafeBitCast(recent.key, to: (UInt64, UInt64).self) == bits {
+            return recent.number
+        }
+        let number = layout.addKey(key)
+        recentKeys[slot] = (key, number)
+        return number
     }
 
     private mutating func begin(_ placeholder: BinaryPropertyListLayout.Object) {
@@ -130,17 +146,16 @@ struct BinaryPropertyListSink: EncodingSink {
     /// nothing was written.
     mutating func finish() -> [UInt8]? {
         guard let root, open.isEmpty else { return nil }
-        let objects = layout.objects
-        var renumbered = [Int](repeating: -1, count: objects.count)
+        var renumbered = [Int](repeating: -1, count: layout.objects.count)
         var order: [Int] = []
-        order.reserveCapacity(objects.count)
+        order.reserveCapacity(layout.objects.count)
         // Depth first, each object numbered where the walk first meets it.
         var pending = [root]
         while let number = pending.popLast() {
             guard renumbered[number] < 0 else { continue }
             renumbered[number] = order.count
             order.append(number)
-            switch objects[number] {
+            switch layout.objects[number] {
             case .scalar:
                 break
             case .array(let children):
@@ -153,15 +168,32 @@ struct BinaryPropertyListSink: EncodingSink {
                 pending.append(contentsOf: values.reversed())
             }
         }
-        guard order.count == objects.count else { return nil }
-        layout.objects = order.map { number in
-            switch objects[number] {
-            case .scalar: objects[number]
-            case .array(let children): .array(children.map { renumbered[$0] })
-            case .dictionary(let keys, let values):
-                .dictionary(keys: keys.map { renumbered[$0] }, values: values.map { renumbered[$0] })
+        guard order.count == layout.objects.count else { return nil }
+        // Each object moves to its new place once, its references rewritten where they are.
+        var laidOut = layout.objects
+        layout.objects = []
+        var numbered: [BinaryPropertyListLayout.Object] = []
+        numbered.reserveCapacity(laidOut.count)
+        for number in order {
+            var object = BinaryPropertyListLayout.Object.array([])
+            swap(&object, &laidOut[number])
+            switch object {
+            case .scalar:
+                numbered.append(object)
+            case .array(var children):
+                object = .array([])
+                for index in children.indices { children[index] = renumbered[children[index]] }
+                numbered.append(.array(children))
+            case .dictionary(var keys, var values):
+                object = .array([])
+                for index in keys.indices {
+                    keys[index] = renumbered[keys[index]]
+                    values[index] = renumbered[values[index]]
+                }
+                numbered.append(.dictionary(keys: keys, values: values))
             }
         }
+        layout.objects = numbered
         return layout.serialize()
     }
 }
