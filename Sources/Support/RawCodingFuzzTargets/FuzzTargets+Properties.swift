@@ -69,6 +69,7 @@ extension FuzzTargets {
     static func codecRoundTrip(_ data: Data) throws(FuzzFailure) {
         var bytes = FuzzBytes(data)
         let record = FuzzRecord(&bytes)
+        try sameEncoding(record)
         let codecs: [any Codec] = [
             JSONCodec(), JSONCodec(formatting: .pretty), PropertyListCodec(format: .xml),
             PropertyListCodec(format: .binary),

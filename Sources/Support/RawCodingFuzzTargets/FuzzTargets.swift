@@ -93,9 +93,35 @@ package enum FuzzTargets {
             try codec.decode(FuzzDocument.self, fromTree: try codec.readTree(from: data))
         }
         switch (scanned, fromTree) {
-        case (.success(let a), .success(let b)) where a == b || "\(a)" == "\(b)": return  // NaN
+        case (.success(let a), .success(let b)) where a == b || "\(a)" == "\(b)":  // NaN
+            // And writing the document back: straight into each writer, as writing its tree.
+            try sameEncoding(a)
         case (.failure(let a), .failure(let b)) where a == b: return
         default: throw FuzzFailure("decoding from the scan gave \(scanned), from the tree \(fromTree)")
+        }
+    }
+
+    /// Every codec's `encode`, which writes through the writer's sink, gives the bytes or the
+    /// error that writing the tree `encodeTree` builds gives.
+    static func sameEncoding<Value: Encodable>(_ value: Value) throws(FuzzFailure) {
+        let codecs: [any Codec] = [
+            JSONCodec(), JSONCodec(formatting: .pretty), PropertyListCodec(format: .xml),
+            PropertyListCodec(format: .binary),
+        ]
+        for codec in codecs {
+            let direct: Result<Data, RawCodingError>
+            let throughTree: Result<Data, RawCodingError>
+            do throws(RawCodingError) { direct = .success(try codec.encode(value)) } catch { direct = .failure(error) }
+            do throws(RawCodingError) {
+                throughTree = .success(try codec.writeTree(codec.encodeTree(value)))
+            } catch {
+                throughTree = .failure(error)
+            }
+            switch (direct, throughTree) {
+            case (.success(let a), .success(let b)) where a == b: continue
+            case (.failure(let a), .failure(let b)) where a.kind == b.kind && a.reason == b.reason: continue
+            default: throw FuzzFailure("\(codec) encoded \(value) as \(direct), through the tree as \(throughTree)")
+            }
         }
     }
 
