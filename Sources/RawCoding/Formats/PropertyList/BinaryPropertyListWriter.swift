@@ -83,6 +83,7 @@ struct BinaryPropertyListLayout {
 
     var objects: [Object] = []
     var shared: [ScalarKey: Int] = [:]
+    var strings = StringTable()
     var numbers = NumberTable()
     var keyOrder = KeyOrder()
     /// Places values and keys take in the tree, counted as the reader counts them.
@@ -216,8 +217,13 @@ struct BinaryPropertyListLayout {
     }
 
     mutating func scalar(_ value: StoredValue, key: ScalarKey) -> Int {
-        // One hash lookup: reading through the default subscript inserts when absent.
         let candidate = objects.count
+        if case .string(let text) = key {
+            let number = strings.claim(text.text, candidate: candidate)
+            if number == candidate { objects.append(.scalar(value)) }
+            return number
+        }
+        // One hash lookup: reading through the default subscript inserts when absent.
         let number = Self.claim(&shared[key, default: candidate])
         if number == candidate { objects.append(.scalar(value)) }
         return number
@@ -386,6 +392,56 @@ struct BinaryPropertyListLayout {
 /// Booleans, numbers and dates already given an object number, by kind and bit pattern: an
 /// open-addressing table hashed by one multiplication, cheaper for 8-byte keys than `Hasher`
 /// (a large document of numbers spent a third of its binary encoding time hashing them).
+/// The layout's shared strings, by their UTF-8 bytes: open addressing on ``KeyIndex``'s hash,
+/// cheaper than `Hasher` for the many short strings of a document. (A document holds far fewer
+/// than 2^31 strings: the limits bound its values long before.)
+struct StringTable {
+    private var slots: [Int32]
+    private var texts: [String] = []
+    private var numbers: [Int] = []
+    private var hashes: [Int] = []
+    private var shift: UInt64 = 64 - 8
+
+    init() {
+        slots = Array(repeating: 0, count: 256)
+    }
+
+    /// The object of `text`, or `candidate` (recorded as its object) when it is new.
+    mutating func claim(_ text: String, candidate: Int) -> Int {
+        if (texts.count + 1) * 2 > slots.count { grow() }
+        let hash = KeyIndex.hash(text)
+        let mask = slots.count - 1
+        var slot = Self.slot(hash, shift: shift)
+        while slots[slot] != 0 {
+            let entry = Int(slots[slot]) - 1
+            if hashes[entry] == hash, KeyIndex.same(texts[entry], text) { return numbers[entry] }
+            slot = (slot + 1) & mask
+        }
+        texts.append(text)
+        numbers.append(candidate)
+        hashes.append(hash)
+        slots[slot] = Int32(truncatingIfNeeded: texts.count)
+        return candidate
+    }
+
+    /// The high bits of the hash, mixed once more, so similar strings land apart.
+    @inline(__always)
+    private static func slot(_ hash: Int, shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(hash)) &* 0x9E37_79B9_7F4A_7C15) &>> shift)
+    }
+
+    private mutating func grow() {
+        slots = Array(repeating: 0, count: slots.count * 2)
+        shift -= 1
+        let mask = slots.count - 1
+        for entry in hashes.indices {
+            var slot = Self.slot(hashes[entry], shift: shift)
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(truncatingIfNeeded: entry + 1)
+        }
+    }
+}
+
 struct NumberTable {
     enum Kind: UInt8 {
         case bool = 1
