@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turning the errors thrown by `Encoder`s and `Decoder`s into ``RawCodingError``s.
 extension RawCodingError {
     /// Wraps an error thrown while encoding a value of `subject`, keeping its coding path: an
@@ -25,12 +27,19 @@ extension RawCodingError {
         case let .invalidValue(value, context):
             return RawCodingError(
                 kind: .encodingFailed, typeName: typeName, codingPath: context.codingPath,
-                reason: "invalid value \(value) (\(type(of: value))): \(context.debugDescription)",
+                reason: "invalid value \(describing(value)) (\(type(of: value))): \(context.debugDescription)",
                 underlyingError: error)
         @unknown default:
             return RawCodingError(
                 kind: .encodingFailed, typeName: typeName, reason: "\(error)", underlyingError: error)
         }
+    }
+
+    /// A refused value as text. A `Date` is given as its seconds from 2001: Foundation's own
+    /// description of an infinite or NaN date stops the process.
+    static func describing(_ value: Any) -> String {
+        if let date = value as? Date { return "Date(\(date.timeIntervalSinceReferenceDate) s from 2001)" }
+        return "\(value)"
     }
 
     /// Wraps an error thrown while decoding a value of `subject`, keeping its coding path: a

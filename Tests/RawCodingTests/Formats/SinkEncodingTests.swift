@@ -251,6 +251,10 @@ struct SinkEncodingTests {
         Self.compare(Double.nan, codecs: codecs)
         Self.compare(Float(0.1), codecs: codecs)
         Self.compare(Date(timeIntervalSince1970: 0), codecs: codecs)
+        // A date is a number in the tree, written without the non-finite strategy (found by
+        // fuzzing: the sink had written a NaN date as the string "NaN").
+        Self.compare(Date(timeIntervalSinceReferenceDate: .nan), codecs: codecs)
+        Self.compare([Date(timeIntervalSinceReferenceDate: -.infinity)], codecs: codecs)
         Self.compare(Data(), codecs: codecs)
         Self.compare(StoredValue.null, codecs: codecs)
         Self.compare(StoredValue.data(Data([1])), codecs: codecs)

@@ -367,6 +367,12 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
         }
     }
 
+    /// A double as ``StoredValue/double(_:)`` holds it, whatever the non-finite strategy.
+    func writeNumber(_ double: Double) throws(SinkAbandoned) {
+        if double.isFinite { return context.sink.writeDouble(double) }
+        guard context.sink.writeNonFinite(double) else { throw context.abandon() }
+    }
+
     func write(_ float: Float) throws(SinkAbandoned) {
         try write(EncodingContext.double(of: float))
     }
@@ -408,9 +414,10 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
     private func boxDate(_ date: Date, step: CodingPathStep?, isNested: Bool) throws {
         switch context.options.dates {
         case .stored: guard context.sink.writeDate(date) else { throw context.abandon() }
-        case .secondsSinceReferenceDate: try write(date.timeIntervalSinceReferenceDate)
-        case .secondsSince1970: try write(date.timeIntervalSince1970)
-        case .millisecondsSince1970: try write(date.timeIntervalSince1970 * 1000)
+        // As the tree holds them: a number, not through the non-finite strategy.
+        case .secondsSinceReferenceDate: try writeNumber(date.timeIntervalSinceReferenceDate)
+        case .secondsSince1970: try writeNumber(date.timeIntervalSince1970)
+        case .millisecondsSince1970: try writeNumber(date.timeIntervalSince1970 * 1000)
         case .iso8601: throw context.abandon()
         case .custom(let encode):
             let child = try child(step: step)
