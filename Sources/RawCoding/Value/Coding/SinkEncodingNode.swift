@@ -10,7 +10,8 @@ import Foundation
 protocol EncodingSink {
     /// Values written so far, counted as the reader counts them.
     var valueCount: Int { get }
-    /// Bytes written so far.
+    /// Bytes written so far, where the sink knows them before it finishes; 0 otherwise (the
+    /// binary sink lays its bytes out at the end, and its codec checks their size then).
     var byteCount: Int { get }
 
     mutating func writeNull()
@@ -60,6 +61,8 @@ enum SinkEncoding {
         do {
             try root.box(value, step: nil, isNested: false)
         } catch {
+            // Not swallowed: the caller encodes again through the tree, which throws it (or
+            // the error the sink path gave up on) with its path.
             return nil
         }
         // Every call after giving up throws, and every value's end is such a call, so a model
@@ -71,7 +74,8 @@ enum SinkEncoding {
     }
 }
 
-/// Thrown to unwind when the sink path gives up; never leaves ``SinkEncoding``.
+/// Thrown to unwind a model's `encode(to:)` when the sink path gives up. ``SinkEncoding``
+/// never returns it; a model sees it as it sees any encoder's error, and should let it pass.
 struct SinkAbandoned: Error {}
 
 /// What every node of one sink encode shares.
