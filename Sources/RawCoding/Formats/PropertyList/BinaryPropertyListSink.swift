@@ -22,10 +22,6 @@ struct BinaryPropertyListSink: EncodingSink {
     private var members: [Int] = []
     private var keys: [String] = []
     private var root: Int?
-    /// The object of each key met lately, by the key's representation: a model's coding keys
-    /// are the same strings record after record, so most keys skip the layout's hash table.
-    /// Each entry keeps its key alive, so an equal representation is the same string.
-    private var recentKeys = [(key: String, number: Int)?](repeating: nil, count: 64)
 
     /// Values and keys, counted as the reader counts places.
     var valueCount: Int { layout.places }
@@ -114,25 +110,13 @@ struct BinaryPropertyListSink: EncodingSink {
         keyNumbers.reserveCapacity(count)
         values.reserveCapacity(count)
         for position in order {
-            keyNumbers.append(keyObject(keys[closed.firstKey + position]))
+            keyNumbers.append(layout.addKey(keys[closed.firstKey + position]))
             values.append(members[closed.firstMember + position])
         }
         layout.objects[closed.number] = .dictionary(keys: keyNumbers, values: values)
         members.removeLast(count)
         keys.removeLast(count)
         return true
-    }
-
-    private mutating func keyObject(_ key: String) -> Int {
-        guard MemoryLayout<String>.size == 16 else { return layout.addKey(key) }
-        let bits = unsafeBitCast(key, to: (UInt64, UInt64).self)
-        let slot = Int(truncatingIfNeeded: ((bits.0 ^ bits.1) &* 0x9E37_79B9_7F4A_7C15) &>> 58)
-        if let recent = recentKeys[slot], unsafeBitCast(recent.key, to: (UInt64, UInt64).self) == bits {
-            return recent.number
-        }
-        let number = layout.addKey(key)
-        recentKeys[slot] = (key, number)
-        return number
     }
 
     private mutating func begin(_ placeholder: BinaryPropertyListLayout.Object) {
