@@ -61,7 +61,7 @@ final class DecodingContext {
 }
 
 /// One `Decoder` of a `StoredValueDecoder.decode` call: a value being decoded and where it is.
-final class DecodingNode: Decoder {
+final class DecodingNode: Decoder, CodingPathNode {
     let context: DecodingContext
     let parent: DecodingNode?
     let step: CodingPathStep?
@@ -91,14 +91,8 @@ final class DecodingNode: Decoder {
     }
 
     var codingPath: [any CodingKey] {
-        var steps: [any CodingKey] = []
-        var root = self
-        while true {
-            if let step = root.step { steps.append(step.codingKey) }
-            guard let parent = root.parent else { break }
-            root = parent
-        }
-        return root.rootPath + steps.reversed()
+        let (steps, root) = pathFromRoot()
+        return root.rootPath + steps
     }
 
     func path(adding step: CodingPathStep?) -> [any CodingKey] {

@@ -6,7 +6,7 @@ import Foundation
 /// unkeyed one. Containers made with `nestedContainer` or `superEncoder` are nodes of their
 /// own, registered as pending with a placeholder at their position, and filled in when the
 /// value that owns them finishes.
-final class EncodingNode: Encoder {
+final class EncodingNode: Encoder, CodingPathNode {
     enum Content {
         case none
         case single(StoredValue)
@@ -62,15 +62,7 @@ final class EncodingNode: Encoder {
         return EncodingNode(context: context, parent: self, step: step)
     }
 
-    var codingPath: [any CodingKey] {
-        var steps: [any CodingKey] = []
-        var node: EncodingNode? = self
-        while let current = node {
-            if let step = current.step { steps.append(step.codingKey) }
-            node = current.parent
-        }
-        return steps.reversed()
-    }
+    var codingPath: [any CodingKey] { pathFromRoot().steps }
 
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 

@@ -30,7 +30,7 @@ final class ScanDecodingContext {
 /// and bytes by their strategies, decimals, URLs, a `StoredValue`, every failure) is handed to a
 /// ``DecodingNode`` at the same coding path and depth, over the value read from the same bytes,
 /// so that rules and messages live in one place.
-final class ScanDecodingNode: Decoder {
+final class ScanDecodingNode: Decoder, CodingPathNode {
     let context: ScanDecodingContext
     let parent: ScanDecodingNode?
     let step: CodingPathStep?
@@ -48,15 +48,7 @@ final class ScanDecodingNode: Decoder {
         keyHint = (token + 1, 0)
     }
 
-    var codingPath: [any CodingKey] {
-        var steps: [any CodingKey] = []
-        var node: ScanDecodingNode? = self
-        while let current = node {
-            if let step = current.step { steps.append(step.codingKey) }
-            node = current.parent
-        }
-        return steps.reversed()
-    }
+    var codingPath: [any CodingKey] { pathFromRoot().steps }
 
     func path(adding step: CodingPathStep?) -> [any CodingKey] {
         guard let step else { return codingPath }

@@ -106,7 +106,7 @@ final class SinkEncodingContext<Sink: EncodingSink> {
 }
 
 /// One `Encoder` of a sink encode: the counterpart of ``EncodingNode``, writing as it goes.
-final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
+final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
     enum State {
         case empty
         case single
@@ -130,15 +130,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
         depth = parent.map { $0.depth + 1 } ?? 0
     }
 
-    var codingPath: [any CodingKey] {
-        var steps: [any CodingKey] = []
-        var node: SinkEncodingNode? = self
-        while let current = node {
-            if let step = current.step { steps.append(step.codingKey) }
-            node = current.parent
-        }
-        return steps.reversed()
-    }
+    var codingPath: [any CodingKey] { pathFromRoot().steps }
 
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
@@ -363,7 +355,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder {
         if double.isFinite { return context.sink.writeDouble(double) }
         switch context.options.nonFiniteNumbers {
         case .allow:
-            guard context.sink.writeNonFinite(double) else { throw context.abandon() }
+            try writeNumber(double)
         case .throw:
             throw context.abandon()
         case .strings(let positiveInfinity, let negativeInfinity, let nan):

@@ -35,3 +35,23 @@ enum CodingPathStep {
         }
     }
 }
+
+/// A node of an encode or decode call: its step below its parent gives its coding path.
+protocol CodingPathNode: AnyObject {
+    var step: CodingPathStep? { get }
+    var parent: Self? { get }
+}
+
+extension CodingPathNode {
+    /// The steps from the node without a parent (returned too) down to this one.
+    func pathFromRoot() -> (steps: [any CodingKey], root: Self) {
+        var steps: [any CodingKey] = []
+        var root = self
+        while true {
+            if let step = root.step { steps.append(step.codingKey) }
+            guard let parent = root.parent else { break }
+            root = parent
+        }
+        return (steps.reversed(), root)
+    }
+}
