@@ -79,15 +79,15 @@ tests: SinkEncodingTests
 name: encoding sink value count limit removed
 file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
 after: static func encode<Value: Encodable, Sink: EncodingSink>(
-line: guard !context.abandoned, context.sink.valueCount <= limits.maximumValueCount,
-becomes: guard !context.abandoned,
+line: guard !context.abandoned, context.sink.valueCount <= limits.maximumValueCount else { return nil }
+becomes: guard !context.abandoned else { return nil }
 tests: SinkEncodingTests
 
 name: encoding sink size limit removed
-file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
-after: static func encode<Value: Encodable, Sink: EncodingSink>(
-line: context.sink.byteCount <= limits.maximumInputBytes
-becomes: true
+file: Sources/RawCoding/Codecs/Codec.swift
+after: func encodeDirectly<Value: Encodable, Sink: EncodingSink>(
+line: let bytes = finish(&written), bytes.count <= limits.maximumInputBytes
+becomes: let bytes = finish(&written)
 tests: SinkEncodingTests
 
 name: encoding sink nesting limit removed

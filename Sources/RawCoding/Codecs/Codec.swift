@@ -142,6 +142,22 @@ extension Codec {
         }
     }
 
+    /// `value` written straight into `sink` and finished by `finish`, or `nil` where the tree
+    /// path must encode it: a versioned value (its envelope is added to the tree), anything the
+    /// sink path gives up on, and output over `limits` (the tree path names the limit).
+    func encodeDirectly<Value: Encodable, Sink: EncodingSink>(
+        _ value: Value, with encoder: StoredValueEncoder, limits: Limits, into sink: Sink,
+        finish: (inout Sink) -> [UInt8]?
+    ) throws(RawCodingError) -> Data? {
+        guard !(Value.self is any StoredVersioned.Type) else { return nil }
+        return try RecursionGuard.codecScope(encoding: Value.self) { () -> Data? in
+            guard var written = SinkEncoding.encode(value, options: encoder, limits: limits, into: sink),
+                let bytes = finish(&written), bytes.count <= limits.maximumInputBytes
+            else { return nil }
+            return Data(bytes)
+        }
+    }
+
     /// Reads with `format` under `limits` and decodes through the engine; every failure
     /// becomes a ``RawCodingError``.
     func decode<Value: Decodable>(

@@ -156,18 +156,11 @@ public struct JSONCodec: StringCodec, Hashable {
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
         guard keys == .snakeCase else {
             let encoder = encoder(checking: nil)
-            // Straight into the writer where the sink takes the value; otherwise (and for
-            // versioned values, whose envelope is added to the tree) through the tree.
-            if !(Value.self is any StoredVersioned.Type),
-                let bytes = try RecursionGuard.codecScope(
-                    encoding: Value.self,
-                    { () -> [UInt8]? in
-                        SinkEncoding.encode(
-                            value, options: encoder, limits: limits, into: JSONSink(pretty: formatting == .pretty)
-                        )?.output.bytes
-                    })
+            if let data = try encodeDirectly(
+                value, with: encoder, limits: limits, into: JSONSink(pretty: formatting == .pretty),
+                finish: { $0.output.bytes })
             {
-                return Data(bytes)
+                return data
             }
             return try encode(value, with: encoder, format: format, limits: limits)
         }

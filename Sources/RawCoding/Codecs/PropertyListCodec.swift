@@ -54,29 +54,11 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
         let encoder = self.encoder
         let isBinary = Format.layout.isBinary
-        // Straight into the writer where the sink takes the value; otherwise (and for
-        // versioned values, whose envelope is added to the tree) through the tree.
-        if !(Value.self is any StoredVersioned.Type),
-            let bytes = try RecursionGuard.codecScope(
-                encoding: Value.self,
-                { () -> [UInt8]? in
-                    let written: [UInt8]?
-                    if isBinary {
-                        var sink = SinkEncoding.encode(
-                            value, options: encoder, limits: limits, into: BinaryPropertyListSink())
-                        written = sink?.finish()
-                    } else {
-                        var sink = SinkEncoding.encode(
-                            value, options: encoder, limits: limits, into: XMLPropertyListSink())
-                        written = sink?.finish()
-                    }
-                    // Too large: the tree path says so, with the limit's name.
-                    guard let written, written.count <= limits.maximumInputBytes else { return nil }
-                    return written
-                })
-        {
-            return Data(bytes)
-        }
+        let data =
+            isBinary
+            ? try encodeDirectly(value, with: encoder, limits: limits, into: BinaryPropertyListSink()) { $0.finish() }
+            : try encodeDirectly(value, with: encoder, limits: limits, into: XMLPropertyListSink()) { $0.finish() }
+        if let data { return data }
         return isBinary
             ? try encode(value, with: encoder, format: BinaryPropertyListTreeFormat(), limits: limits)
             : try encode(value, with: encoder, format: XMLPropertyListTreeFormat(), limits: limits)

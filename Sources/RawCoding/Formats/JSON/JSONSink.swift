@@ -11,8 +11,6 @@ struct JSONSink: EncodingSink {
         output = JSONOutput(pretty: pretty, sortsKeys: true)
     }
 
-    var byteCount: Int { output.bytes.count }
-
     mutating func writeNull() {
         valueCount += 1
         output.append("null")

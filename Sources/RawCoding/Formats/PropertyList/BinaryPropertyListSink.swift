@@ -25,8 +25,6 @@ struct BinaryPropertyListSink: EncodingSink {
 
     /// Values and keys, counted as the reader counts places.
     var valueCount: Int { layout.places }
-    /// Unknown until ``finish()``; the codec checks the size of what it returns.
-    var byteCount: Int { 0 }
 
     private mutating func place(_ number: Int) {
         layout.places += 1

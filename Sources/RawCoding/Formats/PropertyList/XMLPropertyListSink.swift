@@ -13,9 +13,6 @@ struct XMLPropertyListSink: EncodingSink {
         output.append(XMLPropertyListWriter.header)
     }
 
-    /// With the trailer still to come.
-    var byteCount: Int { output.bytes.count + Self.trailer.utf8CodeUnitCount }
-
     /// The whole document.
     mutating func finish() -> [UInt8] {
         output.append(Self.trailer)

@@ -10,9 +10,6 @@ import Foundation
 protocol EncodingSink {
     /// Values written so far, counted as the reader counts them.
     var valueCount: Int { get }
-    /// Bytes written so far, where the sink knows them before it finishes; 0 otherwise (the
-    /// binary sink lays its bytes out at the end, and its codec checks their size then).
-    var byteCount: Int { get }
 
     mutating func writeNull()
     mutating func writeBool(_ value: Bool)
@@ -67,9 +64,8 @@ enum SinkEncoding {
         }
         // Every call after giving up throws, and every value's end is such a call, so a model
         // cannot catch its way past giving up; `abandoned` is checked again all the same.
-        guard !context.abandoned, context.sink.valueCount <= limits.maximumValueCount,
-            context.sink.byteCount <= limits.maximumInputBytes
-        else { return nil }
+        // The size is checked by the caller, on the finished bytes.
+        guard !context.abandoned, context.sink.valueCount <= limits.maximumValueCount else { return nil }
         return context.sink
     }
 }
