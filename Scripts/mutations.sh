@@ -97,6 +97,27 @@ line: guard depth < context.options.maximumDepth, context.stack.allows(depth: de
 becomes: guard context.stack.allows(depth: depth + 1) else {
 tests: SinkEncodingTests
 
+name: evolving decode from the scan ignores missed keys
+file: Sources/RawCoding/Evolution/JSONCodec+ScanEvolution.swift
+after: private func decodedWithNothingToFill<Value: Decodable>(
+line: return context.missedKeys == 0 ? value : nil
+becomes: return value
+tests: ScanEvolutionTests
+
+name: evolving decode from the scan misses unknown keys
+file: Sources/RawCoding/Evolution/JSONCodec+ScanEvolution.swift
+after: func hasUnknownKeys(at token: Int, ledger: KeyLedger) -> Bool {
+line: return true
+becomes: return false
+tests: ScanEvolutionTests
+
+name: scan keyed container does not count missed keys
+file: Sources/RawCoding/Value/Coding/ScanDecodingNode.swift
+after: func entry(_ key: Key) throws -> Int {
+line: node.context.missedKeys += 1
+becomes: _ = 0
+tests: ScanEvolutionTests
+
 name: JSON object nesting limit removed
 file: Sources/RawCoding/Formats/JSON/JSONReader.swift
 after: mutating func parseObject()

@@ -31,6 +31,12 @@ extension Codec {
     func decodeStored<Value: Decodable>(
         _ type: Value.Type, from data: Data, defaultValue: Value?, recordingUnknownKeys: Bool
     ) throws(RawCodingError) -> StoredDecoding<Value> {
+        if let json = self as? JSONCodec,
+            let stored = try json.decodeStoredFromScan(
+                type, from: data, defaultValue: defaultValue, recordingUnknownKeys: recordingUnknownKeys)
+        {
+            return stored
+        }
         let tree: StoredValue
         do {
             tree = try readTree(from: data)

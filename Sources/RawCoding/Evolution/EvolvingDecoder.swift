@@ -24,13 +24,21 @@ struct EvolvingDecoder: Decoder {
     }
 }
 
-struct EvolvingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// A class: its copies are a retain, where a generic struct's copies and destroys look up the
+/// container's metadata for every key decoded.
+final class EvolvingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let base: KeyedDecodingContainer<Key>
     /// The place of this container's dictionary.
     let place: EvolvingPlace
     let decoding: EvolvingDecoding
 
     private var ledger: KeyLedger? { place.ledger }
+
+    init(base: KeyedDecodingContainer<Key>, place: EvolvingPlace, decoding: EvolvingDecoding) {
+        self.base = base
+        self.place = place
+        self.decoding = decoding
+    }
 
     var codingPath: [any CodingKey] { base.codingPath }
 
@@ -51,6 +59,7 @@ struct EvolvingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The default's value for a key the stored dictionary lacks (also for the 128-bit
     /// integers' overloads, declared where they are available).
+    @inline(__always)
     func filled<T>(_ type: T.Type, _ key: Key) -> T? {
         ledger?.known.insert(key.stringValue)
         // The stored key first: it is usually there, and a lookup is cheaper than the default's cast.

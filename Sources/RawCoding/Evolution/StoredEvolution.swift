@@ -25,19 +25,7 @@ enum StoredEvolution {
             }
         }
 
-        var defaults: DefaultNode?
-        do {
-            if let defaultValue {
-                defaults = try capture(defaultValue)
-            } else if let withDefault = Value.self as? any StoredDefault.Type {
-                defaults = try DefaultNode.capture(withDefault.defaultValue)
-            }
-        } catch {
-            throw RawCodingError(
-                kind: .decodingFailed, typeName: String(reflecting: Value.self),
-                reason: "the default value's encode(to:) threw \(error), so missing keys could not be filled",
-                underlyingError: error)
-        }
+        let defaults = try self.defaults(of: Value.self, given: defaultValue)
         if defaults == nil, !recordingUnknownKeys {
             return StoredDecoding(
                 value: try codec.decode(type, fromTree: payload), unknownKeys: .none, storedVersion: storedVersion,
@@ -47,6 +35,25 @@ enum StoredEvolution {
         return StoredDecoding(
             value: decoded.value, unknownKeys: decoded.unknownKeys, storedVersion: storedVersion,
             filledKeyPaths: decoded.filledKeyPaths)
+    }
+
+    /// What fills missing keys of a `Value`: `defaultValue` taken apart, else `Value`'s own
+    /// ``StoredDefault``, else nothing.
+    static func defaults<Value>(of type: Value.Type, given defaultValue: Value?) throws(RawCodingError)
+        -> DefaultNode?
+    {
+        do {
+            if let defaultValue { return try capture(defaultValue) }
+            if let withDefault = Value.self as? any StoredDefault.Type {
+                return try DefaultNode.capture(withDefault.defaultValue)
+            }
+            return nil
+        } catch {
+            throw RawCodingError(
+                kind: .decodingFailed, typeName: String(reflecting: Value.self),
+                reason: "the default value's encode(to:) threw \(error), so missing keys could not be filled",
+                underlyingError: error)
+        }
     }
 
     /// Decodes `payload` (already at the current version), filling from `defaults` and

@@ -5,6 +5,11 @@ import Foundation
 final class ScanDecodingContext {
     let scan: JSONScan
     let tree: DecodingContext
+    /// How many times a keyed container threw `keyNotFound`: where an evolving decode would
+    /// fill from a default, and the only place it fills. (A super decoder over a missing key
+    /// fills nothing: a keyed container over it fails either way. The tree decoder's keyed
+    /// containers never serve a decode from the scan.)
+    var missedKeys = 0
     private let storage: UnsafeMutableBufferPointer<UInt8>
 
     /// The decoding context for `data`, or `nil` when the scan leaves it to the tree reader.
@@ -303,9 +308,11 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     @inline(__always)
     private func lookup(_ key: Key) -> Int? { find(key.stringValue, from: node.keyHint) }
 
-    /// The value token for the key `name`, searching from `hint` (and moving the node's hint
-    /// past a hit), or from the first entry without moving it.
-    private func find(_ name: String, from hint: (token: Int, entry: Int)?) -> Int? {
+    /// The value token for the key `name`, searching every entry from `hint` (and moving the
+    /// node's hint past a hit unless `moving` is false), or from the first entry without moving
+    /// it. The scan takes no object with a repeated key, so where a search starts does not
+    /// change what it finds.
+    private func find(_ name: String, from hint: (token: Int, entry: Int)?, moving: Bool = true) -> Int? {
         guard count > 0 else { return nil }
         var name = name
         return name.withUTF8 { bytes -> Int? in
@@ -315,7 +322,7 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                 if entry == count { (position, entry) = (node.token + 1, 0) }
                 let next = context.scan.after(position + 1)
                 if context.scan.key(at: position, equals: bytes) {
-                    if hint != nil { node.keyHint = (next, entry + 1) }
+                    if hint != nil, moving { node.keyHint = (next, entry + 1) }
                     return position + 1
                 }
                 (position, entry) = (next, entry + 1)
@@ -324,11 +331,14 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         }
     }
 
-    func contains(_ key: Key) -> Bool { find(key.stringValue, from: nil) != nil }
+    /// Searched from the hint without moving it: a decoder asks `contains` just before it
+    /// decodes the same key (`decodeIfPresent`, filling from a default).
+    func contains(_ key: Key) -> Bool { find(key.stringValue, from: node.keyHint, moving: false) != nil }
 
     /// The value token for `key`, or `keyNotFound`.
     func entry(_ key: Key) throws -> Int {
         if let token = lookup(key) { return token }
+        node.context.missedKeys += 1
         throw DecodingError.keyNotFound(
             key,
             DecodingError.Context(
