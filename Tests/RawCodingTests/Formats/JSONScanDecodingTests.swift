@@ -65,7 +65,21 @@ struct JSONScanDecodingTests {
         }
     }
 
+    /// Whether the scan alone (as `rawcoding lint` uses it) takes `bytes`, checking that it
+    /// takes only what the tree reader reads.
+    @discardableResult
+    static func checkTaking(_ bytes: Data, codec: JSONCodec) -> Bool {
+        let taken = JSONTreeFormat().acceptsWithoutTree(bytes, limits: codec.limits) == true
+        if taken {
+            #expect(throws: Never.self, "taken without a tree: \(String(decoding: bytes, as: UTF8.self))") {
+                try codec.readTree(from: bytes)
+            }
+        }
+        return taken
+    }
+
     static func compareAll(_ bytes: Data, codec: JSONCodec = JSONCodec()) {
+        checkTaking(bytes, codec: codec)
         compare(EngineErrorTests.Person.self, bytes, codec: codec)
         compare(TreeNode.self, bytes, codec: codec)
         compare([String: [Int8]].self, bytes, codec: codec)
@@ -93,13 +107,17 @@ struct JSONScanDecodingTests {
         var generator = SeededGenerator(state: 2_026)
         let codec = JSONCodec()
         var documents = 0
+        var taken = 0
         for _ in 0..<1_500 {
             let tree = StoredValue.random(using: &generator, depth: 4)
             guard let bytes = try? codec.writeTree(tree) else { continue }  // NaN and the like: not a document
             documents += 1
             Self.compareAll(bytes, codec: codec)
+            if Self.checkTaking(bytes, codec: codec) { taken += 1 }
         }
         #expect(documents > 1_000)
+        // The scan alone takes most of what the writer writes (not keys with escapes).
+        #expect(taken > documents / 2)
     }
 
     /// Texts the scan hands to the tree reader or reads on paths of its own.

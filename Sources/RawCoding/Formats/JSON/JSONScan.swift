@@ -15,8 +15,8 @@ struct JSONScan {
         case null, `false`, `true`
         /// A string without escapes: its UTF-8 bytes (validated) at `offset`, `length` long.
         case string
-        /// A string with escapes or non-ASCII text, made as ``JSONParser`` makes it: `payload`
-        /// indexes ``strings``.
+        /// A string with escapes, made as ``JSONParser`` makes it: `payload` indexes
+        /// ``strings``.
         case escapedString
         /// An integer the tree holds as ``StoredValue/int(_:)``: `payload` is its bits.
         case integer
@@ -59,10 +59,24 @@ struct JSONScan {
     private(set) var numbers: [StoredValue] = []
     /// The key hashes of the object being checked for a repeated key.
     private var hashes: [UInt64] = []
+    /// Whether the tokens of a closed container's members are kept (a scan to read from), or
+    /// dropped once the container is checked (a scan that only says whether it takes the
+    /// document, whose memory then stays within the open containers' members).
+    private let keepsMembers: Bool
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits, keepsMembers: Bool = true) {
         self.bytes = bytes
         self.limits = limits
+        self.keepsMembers = keepsMembers
+    }
+
+    /// Whether the scan takes `bytes`: `true` only for documents ``JSONParser`` reads (see the
+    /// type's summary), without keeping the tokens.
+    static func takes(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) -> Bool {
+        guard bytes.count <= limits.maximumInputBytes, bytes.count < 1 << 55 else { return false }
+        var scan = JSONScan(bytes: bytes, limits: limits, keepsMembers: false)
+        scan.tokens.reserveCapacity(1 << 12)
+        return scan.run()
     }
 
     /// The scan of `bytes`, or `nil` when ``JSONParser`` is to decide (see the type's summary).
@@ -174,6 +188,12 @@ struct JSONScan {
                 tokens[closed.token].header |= UInt64(closed.count)
                 tokens[closed.token].payload = UInt64(tokens.count)
                 if closed.isObject, closed.count > 1, hasRepeatedKey(closed.token) { return false }
+                if !keepsMembers, !open.isEmpty {
+                    tokens.removeLast(tokens.count - closed.token - 1)
+                    tokens[closed.token].payload = UInt64(closed.token + 1)
+                    strings.removeAll(keepingCapacity: true)
+                    numbers.removeAll(keepingCapacity: true)
+                }
             }
         }
     }
@@ -228,17 +248,10 @@ struct JSONScan {
 
     private mutating func scanString(_ index: inout Int) -> Bool {
         if let (end, ascii) = plainString(from: index + 1) {
-            if ascii {
-                tokens.append(Token(.string, offset: index + 1, length: end - index - 1))
-            } else {
-                // Validated as the string is made, as the tree reader does.
-                guard let string = UTF8Validation.string(UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])) else {
-                    return false
-                }
-                strings.append(string)
-                tokens.append(
-                    Token(.escapedString, offset: index, length: end + 1 - index, payload: UInt64(strings.count - 1)))
-            }
+            // Non-ASCII text is validated here and made into a `String` only when it is read
+            // (the tree reader refuses the same bytes, and makes the same `String` of them).
+            guard ascii || UTF8Validation.firstInvalidByte(in: bytes, index + 1..<end) == nil else { return false }
+            tokens.append(Token(.string, offset: index + 1, length: end - index - 1))
             index = end + 1
             return true
         }

@@ -22,6 +22,15 @@ package struct JSONTreeFormat: TreeFormat {
         try JSONWriter(formatting: formatting, sortsKeys: sortsKeys).writeBytes(value, refusingLoss: loss == .refuse)
     }
 
+    /// Whether the reader under `limits` takes `data`, answered by the flat scan without a
+    /// tree: `true` when the scan takes it (the scan takes only documents the reader reads,
+    /// to the same values), `nil` when only reading the tree can tell (the scan gives up on
+    /// malformed input, a limit, a repeated key or a key with escapes).
+    package func acceptsWithoutTree(_ data: Data, limits: Limits) -> Bool? {
+        let taken = data.withUnsafeBytes { raw in JSONScan.takes(raw.bindMemory(to: UInt8.self), limits: limits) }
+        return taken ? true : nil
+    }
+
     /// A document of n bytes holds at most (n + 1) / 2 values: a scalar takes a byte, and an
     /// array or object its two brackets plus a separator between members.
     package var valueCounting: ValueCounting { .boundedBySize(mostValues: { ($0 + 1) / 2 }) }
