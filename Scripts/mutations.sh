@@ -118,6 +118,27 @@ line: node.context.missedKeys += 1
 becomes: _ = 0
 tests: ScanEvolutionTests
 
+name: streaming XML hands on entries still to be sorted
+file: Sources/RawCoding/Formats/Shared/SinkContainers.swift
+after: func finishedPrefix(outputCount: Int) -> Int {
+line: starts.first ?? outputCount
+becomes: outputCount
+tests: StreamingXMLConversionTests
+
+name: streaming XML takes a repeated key
+file: Sources/RawCoding/Formats/JSON/JSONToXMLPropertyList.swift
+after: // A repeated key: the tree keeps the last value in the first one's place.
+line: guard sink.endDictionary() else { throw .leftToTree }
+becomes: _ = sink.endDictionary()
+tests: StreamingXMLConversionTests
+
+name: streaming XML output size limit removed
+file: Sources/RawCoding/Formats/JSON/JSONToXMLPropertyList.swift
+after: func hand(_ piece: [UInt8]) throws(Stop) {
+line: guard emitted <= limits.maximumInputBytes else { throw .leftToTree }
+becomes: guard true else { throw .leftToTree }
+tests: StreamingXMLConversionTests
+
 name: JSON object nesting limit removed
 file: Sources/RawCoding/Formats/JSON/JSONReader.swift
 after: mutating func parseObject()

@@ -25,6 +25,41 @@ struct Conversion {
         self.options = options
     }
 
+    /// Converts `data` to XML piece by piece, writing each piece as it is finished, when it is
+    /// JSON larger than ``streamingThreshold`` and the streaming conversion takes it; `false`
+    /// (nothing written) otherwise, for ``convert(_:)`` to do it through the tree, which
+    /// reports what the streaming conversion stopped at.
+    /// - Throws: A failure to write the output.
+    mutating func streamToXML(_ data: Data, io: ToolIO) throws(ToolFailure) -> Bool {
+        guard options.target == .xml, data.count > Self.streamingThreshold,
+            options.source.format(for: data) is JSONTreeFormat
+        else { return false }
+        let restore = options.restore
+        let limits = options.limits
+        // The notes of a conversion that stops are not kept: the tree path makes its own.
+        var streamed = FormatMapping()
+        do {
+            let written = try io.writePieces(options.output) { emit in
+                do throws(JSONToXMLPropertyList.Stop) {
+                    try JSONToXMLPropertyList.convert(data, limits: limits, emit: emit) {
+                        (value, place) throws(ToolFailure) -> StoredValue in
+                        try streamed.scalar(value, to: .xml, restore: restore, path: place)
+                    }
+                    return true
+                } catch {
+                    switch error {
+                    case .leftToTree: return false
+                    case .emitting(let failure): throw failure
+                    }
+                }
+            }
+            if written { mapping = streamed }
+            return written
+        } catch {
+            throw .input("\(options.output): cannot write: \((error as NSError).localizedDescription)")
+        }
+    }
+
     /// The path for `data`, read as `format`.
     func path(for data: Data, in format: any TreeFormat) -> Path {
         let streams = options.target == .binary && data.count > Self.streamingThreshold && format is JSONTreeFormat

@@ -9,6 +9,10 @@ enum ConvertCommand {
         let options = try ConvertOptions(parsing: arguments)
         let data = try Document.bytes(of: options.input, io: io)
         var conversion = Conversion(options: options)
+        if try conversion.streamToXML(data, io: io) {
+            for note in conversion.mapping.notes { io.message("rawcoding: \(note)") }
+            return 0
+        }
         var bytes = try conversion.convert(data)
         if options.target == .jsonPretty { bytes.append(UInt8(ascii: "\n")) }
         for note in conversion.mapping.notes { io.message("rawcoding: \(note)") }

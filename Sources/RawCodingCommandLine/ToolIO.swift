@@ -7,6 +7,13 @@ package struct ToolIO {
     /// Writes a file's bytes (atomically: a temporary file renamed over it); `-` is standard
     /// output. Bytes, not `Data`, so a large output is never copied.
     package var write: ([UInt8], String) throws -> Void
+    /// Writes a file from pieces as `produce` hands them to its argument, and only when
+    /// `produce` returns `true`; when it returns `false` or throws, the target is left as it
+    /// was. Returns what `produce` returned. The process writes a file's pieces to the
+    /// temporary file as they come (so a large output is never held whole) and renames it as
+    /// `write` does; standard output, and an IO made without it, get the whole output through
+    /// `write` at the end, so a failure never leaves part of a document there either.
+    package var writePieces: (String, (_ emit: ([UInt8]) throws -> Void) throws -> Bool) throws -> Bool
     /// Writes a message line to standard error.
     package var message: (String) -> Void
     /// Whether standard error is a terminal (for the progress line).
@@ -14,12 +21,25 @@ package struct ToolIO {
 
     package init(
         read: @escaping (String) throws -> Data, write: @escaping ([UInt8], String) throws -> Void,
+        writePieces: ((String, (_ emit: ([UInt8]) throws -> Void) throws -> Bool) throws -> Bool)? = nil,
         message: @escaping (String) -> Void, messagesGoToTerminal: Bool
     ) {
         self.read = read
         self.write = write
+        self.writePieces = writePieces ?? { path, produce in try Self.collecting(path, produce, write: write) }
         self.message = message
         self.messagesGoToTerminal = messagesGoToTerminal
+    }
+
+    /// `writePieces` through `write`: the pieces collected, written once `produce` succeeds.
+    static func collecting(
+        _ path: String, _ produce: (_ emit: ([UInt8]) throws -> Void) throws -> Bool,
+        write: ([UInt8], String) throws -> Void
+    ) throws -> Bool {
+        var whole: [UInt8] = []
+        guard try produce({ whole.append(contentsOf: $0) }) else { return false }
+        try write(whole, path)
+        return true
     }
 
     /// The process's files and standard streams.
@@ -31,7 +51,20 @@ package struct ToolIO {
             },
             write: { bytes, path in
                 if path == "-" { return try FileHandle.standardOutput.write(contentsOf: bytes) }
-                try writeAtomically(bytes, to: URL(fileURLWithPath: path))
+                try writeAtomically(to: URL(fileURLWithPath: path)) { handle in
+                    try handle.write(contentsOf: bytes)
+                    return true
+                }
+            },
+            writePieces: { path, produce in
+                if path == "-" {
+                    return try collecting(path, produce) { bytes, _ in
+                        try FileHandle.standardOutput.write(contentsOf: bytes)
+                    }
+                }
+                return try writeAtomically(to: URL(fileURLWithPath: path)) { handle in
+                    try produce { piece in try handle.write(contentsOf: piece) }
+                }
             },
             message: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
             messagesGoToTerminal: isatty(STDERR_FILENO) == 1)
@@ -39,9 +72,11 @@ package struct ToolIO {
 }
 
 extension ToolIO {
-    /// Writes `bytes` to a temporary file beside `target`, flushes it and renames it over
-    /// `target`, so a reader sees the old file or the new one, never part of one.
-    static func writeAtomically(_ bytes: [UInt8], to target: URL) throws {
+    /// Writes a temporary file beside `target` with `fill`, flushes it and renames it over
+    /// `target`, so a reader sees the old file or the new one, never part of one. When `fill`
+    /// returns `false` or throws, the temporary file is removed and `target` left as it was.
+    @discardableResult
+    static func writeAtomically(to target: URL, fill: (FileHandle) throws -> Bool) throws -> Bool {
         let temporary = target.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).rawcoding-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
@@ -49,17 +84,22 @@ extension ToolIO {
         }
         do {
             let handle = try FileHandle(forWritingTo: temporary)
-            let written = Result { () throws -> Void in
-                try handle.write(contentsOf: bytes)
+            let written = Result { () throws -> Bool in
+                guard try fill(handle) else { return false }
                 try handle.synchronize()
+                return true
             }
             try handle.close()
-            try written.get()
+            guard try written.get() else {
+                try FileManager.default.removeItem(at: temporary)
+                return false
+            }
             // rename(2) replaces the target in one step (FileManager.replaceItemAt removes it
             // first on Linux, and fails when it does not exist).
             guard rename(temporary.path, target.path) == 0 else {
                 throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             }
+            return true
         } catch {
             do {
                 try FileManager.default.removeItem(at: temporary)

@@ -8,9 +8,38 @@ struct XMLPropertyListSink: EncodingSink {
     private var containers = SinkContainers()
     private static let trailer: StaticString = "</plist>\n"
 
-    init() {
-        output.refusesLoss = true
+    /// - Parameter refusingLoss: As ``XMLPropertyListWriter``'s: whether a date with a fraction
+    ///   of a second is refused (a codec's write) or written to the second (the tool's, which
+    ///   allows the nearest value).
+    init(refusingLoss: Bool = true) {
+        output.refusesLoss = refusingLoss
         output.append(XMLPropertyListWriter.header)
+    }
+
+    /// The bytes written so far that nothing later changes, taken out of the output: those
+    /// before the first entry of the outermost open dictionary (whose entries may still move
+    /// into key order). Only between values: right after a value ends, never between a
+    /// container's start and its first member (an empty container may still become an empty
+    /// element). Offsets kept for later moves are shifted to match. Nothing is taken when
+    /// fewer than `minimum` bytes are finished, so the bytes still open move rarely.
+    mutating func takeFinished(minimum: Int) -> [UInt8] {
+        let end = containers.finishedPrefix(outputCount: output.bytes.count)
+        guard end >= max(minimum, 1) else { return [] }
+        let finished = Array(output.bytes[..<end])
+        output.bytes.removeFirst(end)
+        containers.shift(by: end)
+        return finished
+    }
+
+    /// A scalar the way the tree writer writes it (its refusals as failures); containers are
+    /// not scalars and are refused.
+    mutating func writeScalar(_ value: StoredValue) throws(FormatFailure) {
+        switch value {
+        case .array, .dictionary: throw .unwritable("a container is not a scalar")
+        default:
+            valueCount += 1
+            try output.write(value, indent: containers.depth)
+        }
     }
 
     /// The whole document.

@@ -12,7 +12,7 @@ struct SinkContainers {
         /// Where its first entry is in the key and start lists.
         let firstEntry: Int
         /// Where its opening text begins in the output.
-        let start: Int
+        var start: Int
         var count = 0
     }
 
@@ -48,6 +48,19 @@ struct SinkContainers {
 
     mutating func pop() -> Open {
         open.removeLast()
+    }
+
+    /// How many leading bytes of an output `outputCount` long no later move touches: those
+    /// before the first entry of any open dictionary. Asked only after a value ends, when every
+    /// open container has a member (an empty one may still be rewritten as an empty element).
+    func finishedPrefix(outputCount: Int) -> Int {
+        starts.first ?? outputCount
+    }
+
+    /// Shifts every recorded offset back by `count`, after that many leading bytes were taken.
+    mutating func shift(by count: Int) {
+        for index in starts.indices { starts[index] -= count }
+        for index in open.indices { open[index].start -= count }
     }
 
     /// Puts the entries of `closed`, a dictionary just popped whose last entry ends at the end
