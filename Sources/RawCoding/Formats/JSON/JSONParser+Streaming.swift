@@ -38,6 +38,12 @@ package enum JSONToBinaryPropertyList {
         }
     }
 
+    /// Why reading or writing a key failed.
+    enum KeyFailure: Error {
+        case reading(FormatFailure)
+        case writing(FormatFailure)
+    }
+
     /// Converts `data`, passing every scalar through `transform` (with a function that renders
     /// its path, such as `a.b[1]`) before it is written.
     /// - Throws: ``Failure``: reading for malformed JSON and the reader's limits, writing for a
@@ -167,19 +173,35 @@ extension JSONParser {
         return root
     }
 
-    /// Reads `"key":` and writes the key.
+    /// Reads `"key":` and writes the key. Not generic over the transform's failure (a key is
+    /// not transformed): a generic one looked up its failure type's metadata for every key.
     mutating func readKey<TransformFailure: Error>(
         into container: inout OpenContainer, writer: inout StreamingBinaryPropertyListWriter,
         failing _: TransformFailure.Type
     ) throws(JSONToBinaryPropertyList.Failure<TransformFailure>) {
-        typealias Failure = JSONToBinaryPropertyList.Failure<TransformFailure>
-        let key = try Failure.whileReading { () throws(FormatFailure) in try parseKey() } as String
+        do throws(JSONToBinaryPropertyList.KeyFailure) {
+            try readKey(into: &container, writer: &writer)
+        } catch {
+            switch error {
+            case .reading(let failure): throw .reading(failure)
+            case .writing(let failure): throw .writing(failure)
+            }
+        }
+    }
+
+    private mutating func readKey(
+        into container: inout OpenContainer, writer: inout StreamingBinaryPropertyListWriter
+    ) throws(JSONToBinaryPropertyList.KeyFailure) {
+        let key: String
+        do { key = try parseKey() } catch { throw .reading(error) }
         container.key = key
-        let written =
-            try Failure.whileWriting { () throws(FormatFailure) -> UInt32 in
-                try writer.countPlaces(1)
-                return try writer.string(key)
-            } as UInt32
+        let written: UInt32
+        do {
+            try writer.countPlaces(1)
+            written = try writer.string(key)
+        } catch {
+            throw .writing(error)
+        }
         container.keys.append(written)
     }
 

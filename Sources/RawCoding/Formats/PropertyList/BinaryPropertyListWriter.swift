@@ -389,9 +389,6 @@ struct BinaryPropertyListLayout {
     }
 }
 
-/// Booleans, numbers and dates already given an object number, by kind and bit pattern: an
-/// open-addressing table hashed by one multiplication, cheaper for 8-byte keys than `Hasher`
-/// (a large document of numbers spent a third of its binary encoding time hashing them).
 /// The layout's shared strings, by their UTF-8 bytes: open addressing on ``KeyIndex``'s hash,
 /// cheaper than `Hasher` for the many short strings of a document. (A document holds far fewer
 /// than 2^31 strings: the limits bound its values long before.)
@@ -406,22 +403,38 @@ struct StringTable {
         slots = Array(repeating: 0, count: 256)
     }
 
+    /// How many strings it holds.
+    var count: Int { texts.count }
+
     /// The object of `text`, or `candidate` (recorded as its object) when it is new.
     mutating func claim(_ text: String, candidate: Int) -> Int {
         if (texts.count + 1) * 2 > slots.count { grow() }
         let hash = KeyIndex.hash(text)
-        let mask = slots.count - 1
-        var slot = Self.slot(hash, shift: shift)
-        while slots[slot] != 0 {
-            let entry = Int(slots[slot]) - 1
-            if hashes[entry] == hash, KeyIndex.same(texts[entry], text) { return numbers[entry] }
-            slot = (slot + 1) & mask
-        }
+        let (slot, found) = find(text, hash: hash)
+        if let found { return found }
         texts.append(text)
         numbers.append(candidate)
         hashes.append(hash)
         slots[slot] = Int32(truncatingIfNeeded: texts.count)
         return candidate
+    }
+
+    /// The object of `text`, if it holds it.
+    func number(of text: String) -> Int? {
+        find(text, hash: KeyIndex.hash(text)).number
+    }
+
+    /// The slot of `text`: where it is, with its object, or the empty slot where it would go.
+    @inline(__always)
+    private func find(_ text: String, hash: Int) -> (slot: Int, number: Int?) {
+        let mask = slots.count - 1
+        var slot = Self.slot(hash, shift: shift)
+        while slots[slot] != 0 {
+            let entry = Int(slots[slot]) - 1
+            if hashes[entry] == hash, KeyIndex.same(texts[entry], text) { return (slot, numbers[entry]) }
+            slot = (slot + 1) & mask
+        }
+        return (slot, nil)
     }
 
     /// The high bits of the hash, mixed once more, so similar strings land apart.
@@ -442,6 +455,9 @@ struct StringTable {
     }
 }
 
+/// Booleans, numbers and dates already given an object number, by kind and bit pattern: an
+/// open-addressing table hashed by one multiplication, cheaper for 8-byte keys than `Hasher`
+/// (a large document of numbers spent a third of its binary encoding time hashing them).
 struct NumberTable {
     enum Kind: UInt8 {
         case bool = 1

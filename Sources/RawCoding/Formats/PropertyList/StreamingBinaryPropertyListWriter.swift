@@ -18,7 +18,7 @@ struct StreamingBinaryPropertyListWriter {
 
     private(set) var bytes = BinaryPropertyListSpec.signature
     private var offsets: [UInt32] = []
-    private var shared: [Layout.ExactText: UInt32] = [:]
+    private var shared = StringTable()
     private var booleans: [UInt32?] = [nil, nil]
     /// Values and keys written, counted as the reader counts places.
     private(set) var places = 0
@@ -74,11 +74,16 @@ struct StreamingBinaryPropertyListWriter {
 
     /// Writes a string, or finds the same one written before; its number.
     mutating func string(_ text: String) throws(FormatFailure) -> UInt32 {
-        let key = Layout.ExactText(text: text)
-        if let number = shared[key] { return number }
+        // The number the next object gets, recorded for the text unless it was written before.
+        let next = offsets.count
+        if shared.count < Self.sharedLimit {
+            let found = shared.claim(text, candidate: next)
+            if found != next { return UInt32(truncatingIfNeeded: found) }
+        } else if let found = shared.number(of: text) {
+            return UInt32(truncatingIfNeeded: found)
+        }
         let number = try begin()
         Layout.append(scalar: .string(text), to: &bytes)
-        if shared.count < Self.sharedLimit { shared[key] = number }
         return number
     }
 
