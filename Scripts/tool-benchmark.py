@@ -6,7 +6,8 @@
 The document is twitter.json repeated until it reaches about N MB (50 by default), with nulls
 written as empty strings (a property list has no null). twitter.json is --twitter, else
 swift-foundation's benchmark input beside the checkout. Prints the median of --runs (3) runs
-of each, with the child's peak memory:
+of each (the command's own wall time, from its start to its exit; Python's includes starting
+the interpreter), with the child's peak memory:
   lint                  against json.load
   convert --to xml      against json.load + plistlib.dump(FMT_XML)
   convert --to binary   against json.load + plistlib.dump(FMT_BINARY)
@@ -52,22 +53,25 @@ def measure(command, runs):
     times, peaks = [], []
     for _ in range(runs):
         probe = [sys.executable, "-c", PEAK_HELPER] + command
-        start = time.perf_counter()
         result = subprocess.run(probe, capture_output=True)
-        elapsed = time.perf_counter() - start
         if result.returncode != 0:
             sys.exit(f"{' '.join(command)} failed: {result.stderr.decode(errors='replace')}")
-        times.append(elapsed)
-        peaks.append(int(result.stdout.decode().strip().splitlines()[-1]))
+        elapsed, peak = result.stdout.decode().strip().splitlines()[-1].split()
+        times.append(float(elapsed))
+        peaks.append(int(peak))
     return statistics.median(times), max(peaks)
 
 
-# Runs the command as its only child and prints that child's peak resident memory in bytes.
+# Runs the command as its only child and prints the child's wall time in seconds (from just
+# before it starts to its exit, so the helper's own interpreter start counts for neither side)
+# and its peak resident memory in bytes.
 PEAK_HELPER = """
-import resource, subprocess, sys
+import resource, subprocess, sys, time
+start = time.perf_counter()
 code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
+elapsed = time.perf_counter() - start
 if code: sys.exit(code)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+print(elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
 """
 
 PYTHON_LINT = "import json,sys; json.load(open(sys.argv[1],'rb'))"

@@ -47,7 +47,7 @@ package struct ToolIO {
         ToolIO(
             read: { path in
                 if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
-                return try Data(contentsOf: URL(fileURLWithPath: path))
+                return try FileReading.contents(of: path)
             },
             write: { bytes, path in
                 if path == "-" { return try FileHandle.standardOutput.write(contentsOf: bytes) }

@@ -73,3 +73,12 @@ struct FuzzDocument: Codable, Equatable {
     var children: [FuzzDocument]?
     var map: [String: FuzzDocument]?
 }
+
+/// A record with a default and no version: `JSONCodec.decodeStored` reads it from the scan,
+/// where the fuzz target checks it gives what reading the tree gives.
+struct FuzzDefaulted: Codable, Equatable, StoredDefault {
+    var name: String
+    var count: Int
+    var child: FuzzDocument?
+    static let defaultValue = FuzzDefaulted(name: "default", count: 7, child: FuzzDocument(name: "inner"))
+}

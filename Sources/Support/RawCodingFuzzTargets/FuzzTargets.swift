@@ -96,8 +96,35 @@ package enum FuzzTargets {
         case (.success(let a), .success(let b)) where a == b || "\(a)" == "\(b)":  // NaN
             // And writing the document back: straight into each writer, as writing its tree.
             try sameEncoding(a)
-        case (.failure(let a), .failure(let b)) where a == b: return
+        case (.failure(let a), .failure(let b)) where a == b: break
         default: throw FuzzFailure("decoding from the scan gave \(scanned), from the tree \(fromTree)")
+        }
+        // The evolving decode, which also reads from the scan: the same value, filled keys
+        // and unknown keys, or the same error, as from the tree.
+        try sameStoredDecoding(FuzzDocument.self, data, codec: codec)
+        try sameStoredDecoding(FuzzDefaulted.self, data, codec: codec)
+        try sameStoredDecoding([FuzzDefaulted].self, data, codec: codec)
+    }
+
+    static func sameStoredDecoding<Value: Decodable>(_ type: Value.Type, _ data: Data, codec: JSONCodec)
+        throws(FuzzFailure)
+    {
+        func outcome(_ body: () throws(RawCodingError) -> StoredDecoding<Value>) -> String {
+            do throws(RawCodingError) {
+                let read = try body()
+                return
+                    "\(read.value) filled \(read.filledKeyPaths) unknown \(read.unknownKeys) \(read.unknownKeys.hashValue)"
+            } catch {
+                return
+                    "\(error.kind) at \(error.codingPathDescription): \(error.reason) \(String(describing: error.position))"
+            }
+        }
+        let scanned = outcome { () throws(RawCodingError) in try codec.decodeStored(type, from: data) }
+        let fromTree = outcome { () throws(RawCodingError) in
+            try codec.decodeStored(type, fromTree: try codec.readTree(from: data))
+        }
+        guard scanned == fromTree else {
+            throw FuzzFailure("decodeStored(\(type)) from the scan gave \(scanned), from the tree \(fromTree)")
         }
     }
 
