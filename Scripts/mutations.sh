@@ -139,6 +139,13 @@ line: guard emitted <= limits.maximumInputBytes else { throw .leftToTree }
 becomes: guard true else { throw .leftToTree }
 tests: StreamingXMLConversionTests
 
+name: key comparison takes one small string for the flag of both
+file: Sources/RawCoding/Value/StoredDictionary.swift
+after: static func same(_ lhs: String, _ rhs: String) -> Bool {
+line: if left.1 & right.1 & smallStringFlag != 0 { return false }
+becomes: if (left.1 | right.1) & smallStringFlag != 0 { return false }
+tests: StoredValueTests
+
 name: JSON object nesting limit removed
 file: Sources/RawCoding/Formats/JSON/JSONReader.swift
 after: mutating func parseObject()

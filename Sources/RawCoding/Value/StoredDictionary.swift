@@ -192,15 +192,23 @@ struct KeyIndex: Sendable {
     /// Whether two strings have the same UTF-8 bytes.
     @inline(__always)
     static func same(_ lhs: String, _ rhs: String) -> Bool {
-        // The same representation is the same string (a small string's bytes, or the same
-        // storage and count): the common case of a coding key compared with itself.
-        if MemoryLayout<String>.size == 16,
-            unsafeBitCast(lhs, to: (UInt64, UInt64).self) == unsafeBitCast(rhs, to: (UInt64, UInt64).self)
-        {
-            return true
+        if MemoryLayout<String>.size == 16 {
+            // The same representation is the same string (a small string's bytes, or the same
+            // storage and count): the common case of a coding key compared with itself.
+            let left = unsafeBitCast(lhs, to: (UInt64, UInt64).self)
+            let right = unsafeBitCast(rhs, to: (UInt64, UInt64).self)
+            if left == right { return true }
+            // Two small strings (up to 15 UTF-8 bytes, held in the representation itself, with
+            // the unused bytes zero) are the same only with the same representation: most keys
+            // a lookup passes over are told apart here, without reading their bytes.
+            if left.1 & right.1 & smallStringFlag != 0 { return false }
         }
         return sameBytes(lhs, rhs)
     }
+
+    /// The flag of a 64-bit `String`'s second word that marks a small string (the standard
+    /// library's ABI-stable layout: bit 61 of the discriminator byte).
+    private static let smallStringFlag: UInt64 = 1 << 61
 
     private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
         let compared = lhs.utf8.withContiguousStorageIfAvailable { left in

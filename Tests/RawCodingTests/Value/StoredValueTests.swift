@@ -79,4 +79,31 @@ struct StoredValueTests {
         #expect(StoredValue.string("1") != .int(1))
         #expect(StoredValue.double(.nan) != .double(.nan))
     }
+
+    /// Keys match by their bytes whatever form their `String` takes: a literal, one decoded
+    /// from bytes, one built in a larger buffer (a native string that is not small), one of
+    /// 15 bytes and one of 16 (the largest small string and the smallest that is not).
+    @Test func keysMatchWhateverTheirStringsForm() throws {
+        func built(_ text: String) -> String {
+            String(unsafeUninitializedCapacity: 64) { buffer in
+                let bytes = Array(text.utf8)
+                _ = buffer.initialize(from: bytes)
+                return bytes.count
+            }
+        }
+        for key in ["inStock", "é", "abcdefghijklmno", "abcdefghijklmnop", "", "café édition x"] {
+            let forms = [key, String(decoding: Array(key.utf8), as: UTF8.self), built(key), String(key[...])]
+            for stored in forms {
+                // Neighbours that differ in one byte, in length, or only in case.
+                let dictionary = StoredDictionary([
+                    (key + "s", .int(2)), (key.uppercased() == key ? key + "x" : key.uppercased(), .int(3)),
+                    (stored, .int(1)),
+                ])
+                for asked in forms {
+                    #expect(dictionary[asked] == .int(1), "\(key.debugDescription)")
+                }
+                #expect(dictionary[key + "t"] == nil)
+            }
+        }
+    }
 }
