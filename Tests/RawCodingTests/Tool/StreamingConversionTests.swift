@@ -46,6 +46,9 @@ struct StreamingConversionTests {
         let cases = [
             #"{"a":[1,2,}"#, #"{"a" 1}"#, "[1] x", "", #"{"k":[true,fals]}"#, "[[[[1]]]]", #"{"s":"\uD800"}"#,
             "[1 2]", #"{"a":1 "b":2}"#, #"{"a":[[1],[2 3]]}"#, #"{"a":{"b":1,}}"#,
+            // Keys read as bytes and as text: escaped, non-ASCII, longer than a shared string.
+            #"{"k\u00e9":{"é":[1,}}"#, #"{"é" 1}"#, "{\"\(String(repeating: "k", count: 70))\":[1 2]}",
+            "{\"a\u{1}\":1}", #"{"a":1,"b":{"c":[[[1]]]}}"#,
         ]
         let limits = Limits(maximumInputBytes: 1 << 20, maximumDepth: 3, maximumValueCount: 100)
         for text in cases {
@@ -68,6 +71,7 @@ struct StreamingConversionTests {
     @Test func whatAPropertyListCannotHoldIsRefusedWithItsPath() throws {
         for (text, path, words) in [
             (#"{"a":{"b":[1,null]}}"#, "a.b[1]", "no null"),
+            (#"{"café":{"n\u0061me":[1,null]}}"#, "café.name[1]", "no null"),
             (#"[0.10000000000000001]"#, "[0]", "not exactly a real"),
         ] {
             var thrown: FormatFailure?

@@ -76,15 +76,20 @@ extension JSONParser {
         let isObject: Bool
         var values: [UInt32] = []
         var keys: [UInt32] = []
-        /// The key of the value being read; `nil` until it has been read.
+        /// The key of the value being read, as text or as where its bytes are in the input
+        /// (made into text only for a path); `nil` until it has been read.
         var key: String?
+        var keyBytes: Range<Int>?
         /// Whether a value is being read (not the separator after one), for error paths: a
         /// failure between values is the container's, as the recursive reader reports it.
         var readingValue = true
 
-        var step: TreePathStep? {
+        /// The path step of the value being read, with the input `bytes` the key is in.
+        func step(in bytes: UnsafeBufferPointer<UInt8>) -> TreePathStep? {
             guard readingValue else { return nil }
-            return isObject ? key.map(TreePathStep.key) : .index(values.count)
+            guard isObject else { return .index(values.count) }
+            if let key { return .key(key) }
+            return keyBytes.map { .key(String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)) }
         }
     }
 
@@ -126,7 +131,8 @@ extension JSONParser {
                         try Failure.whileReading { () throws(FormatFailure) in try parseScalar() } as StoredValue
                     let mapped: StoredValue
                     do throws(TransformFailure) {
-                        mapped = try transform(scalar, { Self.pathText(open.compactMap(\.step)) })
+                        mapped = try transform(
+                            scalar, { [bytes] in Self.pathText(open.compactMap { $0.step(in: bytes) }) })
                     } catch {
                         throw .transforming(error)
                     }
@@ -146,6 +152,7 @@ extension JSONParser {
                     if byte == UInt8(ascii: ",") {
                         skipWhitespace()
                         open[last].key = nil
+                        open[last].keyBytes = nil
                         if isObject { try readKey(into: &open[last], writer: &writer, failing: TransformFailure.self) }
                         open[last].readingValue = true
                         continue values
@@ -166,7 +173,7 @@ extension JSONParser {
             }
         } catch {
             var located = error
-            for step in open.reversed().compactMap(\.step) { located = located.inside(step) }
+            for step in open.reversed().compactMap({ $0.step(in: bytes) }) { located = located.inside(step) }
             throw located
         }
         try Failure.whileReading { () throws(FormatFailure) in try endDocument() } as Void
@@ -192,15 +199,31 @@ extension JSONParser {
     private mutating func readKey(
         into container: inout OpenContainer, writer: inout StreamingBinaryPropertyListWriter
     ) throws(JSONToBinaryPropertyList.KeyFailure) {
-        let key: String
-        do { key = try parseKey() } catch { throw .reading(error) }
-        container.key = key
+        // A short key without escapes goes to the writer as its bytes: most keys repeat, and a
+        // repeated one then costs no `String`.
+        let plain: Range<Int>?
+        do { plain = try parsePlainKey(upTo: StreamingBinaryPropertyListWriter.sharedLength) } catch {
+            throw .reading(error)
+        }
         let written: UInt32
-        do {
-            try writer.countPlaces(1)
-            written = try writer.string(key)
-        } catch {
-            throw .writing(error)
+        if let plain {
+            container.keyBytes = plain
+            do {
+                try writer.countPlaces(1)
+                written = try writer.string(utf8: UnsafeBufferPointer(rebasing: bytes[plain]))
+            } catch {
+                throw .writing(error)
+            }
+        } else {
+            let key: String
+            do { key = try parseKey() } catch { throw .reading(error) }
+            container.key = key
+            do {
+                try writer.countPlaces(1)
+                written = try writer.string(key)
+            } catch {
+                throw .writing(error)
+            }
         }
         container.keys.append(written)
     }

@@ -253,6 +253,34 @@ struct JSONParser {
         return key
     }
 
+    /// Reads `"key":` and the whitespace after it, as ``parseKey()`` does, when the key has no
+    /// escapes and at most `maximumLength` bytes (valid UTF-8): where its text is. `nil`, with
+    /// nothing read, for any other key (``parseKey()`` reads it, and reports what is wrong).
+    mutating func parsePlainKey(upTo maximumLength: Int) throws(FormatFailure) -> Range<Int>? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        var cursor = start
+        var ascii = true
+        while cursor < bytes.count, cursor - start <= maximumLength {
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "\"") {
+                guard ascii || UTF8Validation.firstInvalidByte(in: bytes, start..<cursor) == nil else { return nil }
+                index = cursor + 1
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                    throw unexpected(at: index, expecting: "':' after the key")
+                }
+                index += 1
+                skipWhitespace()
+                return start..<cursor
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            ascii = ascii && byte < 0x80
+            cursor += 1
+        }
+        return nil
+    }
+
     // MARK: Strings
 
     /// Reads a string starting at its opening quote.

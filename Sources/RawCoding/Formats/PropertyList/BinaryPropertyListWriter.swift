@@ -408,8 +408,12 @@ struct StringTable {
 
     /// The object of `text`, or `candidate` (recorded as its object) when it is new.
     mutating func claim(_ text: String, candidate: Int) -> Int {
+        claim(text, hash: KeyIndex.hash(text), candidate: candidate)
+    }
+
+    /// As ``claim(_:candidate:)``, with `text`'s ``KeyIndex`` hash already known.
+    mutating func claim(_ text: String, hash: Int, candidate: Int) -> Int {
         if (texts.count + 1) * 2 > slots.count { grow() }
-        let hash = KeyIndex.hash(text)
         let (slot, found) = find(text, hash: hash)
         if let found { return found }
         texts.append(text)
@@ -422,6 +426,19 @@ struct StringTable {
     /// The object of `text`, if it holds it.
     func number(of text: String) -> Int? {
         find(text, hash: KeyIndex.hash(text)).number
+    }
+
+    /// The object of the string whose UTF-8 is `utf8` (its ``KeyIndex`` hash `hash`), if it
+    /// holds it: found without making a `String`.
+    func number(ofUTF8 utf8: UnsafeBufferPointer<UInt8>, hash: Int) -> Int? {
+        var slot = Self.slot(hash, shift: shift)
+        let mask = slots.count - 1
+        while slots[slot] != 0 {
+            let entry = Int(slots[slot]) - 1
+            if hashes[entry] == hash, UTF8Validation.spells(texts[entry], utf8) { return numbers[entry] }
+            slot = (slot + 1) & mask
+        }
+        return nil
     }
 
     /// The slot of `text`: where it is, with its object, or the empty slot where it would go.

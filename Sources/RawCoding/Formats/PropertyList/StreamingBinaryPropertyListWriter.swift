@@ -72,6 +72,19 @@ struct StreamingBinaryPropertyListWriter {
         }
     }
 
+    /// Writes a string given as its UTF-8 (valid, at most ``sharedLength`` bytes), or finds the
+    /// same one written before; its number. A string written before costs no `String`.
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) throws(FormatFailure) -> UInt32 {
+        let hash = KeyIndex.hash(bytes: utf8)
+        if let found = shared.number(ofUTF8: utf8, hash: hash) { return UInt32(truncatingIfNeeded: found) }
+        let number = try begin()
+        Layout.appendString(utf8, to: &bytes)
+        if shared.count < Self.sharedLimit {
+            _ = shared.claim(String(decoding: utf8, as: UTF8.self), hash: hash, candidate: Int(number))
+        }
+        return number
+    }
+
     /// Writes a string, or finds the same one written before; its number.
     mutating func string(_ text: String) throws(FormatFailure) -> UInt32 {
         // The number the next object gets, recorded for the text unless it was written before.
