@@ -146,6 +146,13 @@ line: if left.1 & right.1 & smallStringFlag != 0 { return false }
 becomes: if (left.1 | right.1) & smallStringFlag != 0 { return false }
 tests: StoredValueTests
 
+name: streaming binary skips the mapping for strings under --restore
+file: Sources/RawCodingCommandLine/Conversion.swift
+after: private mutating func streamToBinary(
+line: stringsUnchanged: restore.isEmpty)
+becomes: stringsUnchanged: true)
+tests: StreamingXMLConversionTests
+
 name: JSON object nesting limit removed
 file: Sources/RawCoding/Formats/JSON/JSONReader.swift
 after: mutating func parseObject()

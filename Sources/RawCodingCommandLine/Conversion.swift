@@ -109,7 +109,9 @@ struct Conversion {
     private mutating func streamToBinary(_ data: Data) throws(ConvertFailure) -> [UInt8] {
         let restore = options.restore
         do {
-            return try JSONToBinaryPropertyList.convert(data, limits: options.limits) {
+            // Without --restore the mapping returns every string as it is.
+            return try JSONToBinaryPropertyList.convert(data, limits: options.limits, stringsUnchanged: restore.isEmpty)
+            {
                 (value, place) throws(ToolFailure) -> StoredValue in
                 try mapping.scalar(value, to: .binary, restore: restore, path: place)
             }

@@ -8,8 +8,20 @@ import Testing
 struct StreamingConversionTests {
     typealias Failure = JSONToBinaryPropertyList.Failure<Never>
 
+    /// The conversion of `text`, checked to be the same (bytes or failure) whether strings go
+    /// through the transform or, as the transform returns them unchanged, straight to the writer.
     func stream(_ text: String, limits: Limits = .default) throws(Failure) -> Data {
-        Data(try JSONToBinaryPropertyList.convert(Data(text.utf8), limits: limits) { value, _ in value })
+        func convert(stringsUnchanged: Bool) -> Result<[UInt8], Failure> {
+            Result { () throws(Failure) in
+                try JSONToBinaryPropertyList.convert(
+                    Data(text.utf8), limits: limits, stringsUnchanged: stringsUnchanged
+                ) { value, _ in value }
+            }
+        }
+        let direct = convert(stringsUnchanged: true)
+        let transformed = convert(stringsUnchanged: false)
+        #expect("\(direct)" == "\(transformed)", "\(text)")
+        return Data(try direct.get())
     }
 
     /// JSON's values: no dates or bytes, no NaN, no null (property lists have none).

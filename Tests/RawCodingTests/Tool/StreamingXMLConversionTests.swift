@@ -110,7 +110,9 @@ struct StreamingXMLConversionTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // About 17 MB in few values, so the test stays quick in a debug build.
         let long = String(repeating: "abcdefgh", count: 8_000)
-        let elements = (0..<280).map { #"{"n":\#($0),"text":"\#(long)","z":[true,{}],"a":"é"}"# }
+        let elements = (0..<280).map {
+            #"{"n":\#($0),"text":"\#(long)","z":[true,{}],"a":"é","d":"2026-12-03T10:00:00Z"}"#
+        }
         let text = "[" + elements.joined(separator: ",") + "]"
         let input = folder.appendingPathComponent("big.json")
         try Data(text.utf8).write(to: input)
@@ -119,6 +121,26 @@ struct StreamingXMLConversionTests {
         #expect(status == 0, "\(messages)")
         let toolLimits = Limits(maximumInputBytes: 4 << 30, maximumDepth: 512, maximumValueCount: 1 << 27)
         #expect(try Array(Data(contentsOf: output)) == Self.throughTree(text, limits: toolLimits))
+
+        // To binary, streamed too: strings skip the mapping only where it leaves them as they
+        // are, so --restore dates still turns the date text into dates.
+        let binary = folder.appendingPathComponent("big.bplist")
+        for (restoring, expected) in [(false, StoredValue.string("2026-12-03T10:00:00Z") as StoredValue?), (true, nil)]
+        {
+            let arguments =
+                ["convert", input.path, "--to", "binary", "-o", binary.path]
+                + (restoring ? ["--restore", "dates"] : [])
+            let (converted, notes) = Self.runOnFiles(arguments)
+            #expect(converted == 0, "\(notes)")
+            let read = try BinaryPropertyListReader(limits: toolLimits).read(Data(contentsOf: binary))
+            let date = read.arrayValue?.last?["d"]
+            if let expected {
+                #expect(date == expected)
+            } else {
+                #expect(date?.dateValue != nil, "\(String(describing: date))")
+            }
+        }
+        try FileManager.default.removeItem(at: binary)
 
         // Malformed at the very end: the tree path's message, and no output or temporary file.
         let broken = folder.appendingPathComponent("broken.json")

@@ -45,11 +45,12 @@ package enum JSONToBinaryPropertyList {
     }
 
     /// Converts `data`, passing every scalar through `transform` (with a function that renders
-    /// its path, such as `a.b[1]`) before it is written.
+    /// its path, such as `a.b[1]`) before it is written; with `stringsUnchanged` (the transform
+    /// returns every string as it is), short strings without escapes skip it.
     /// - Throws: ``Failure``: reading for malformed JSON and the reader's limits, writing for a
     ///   value a property list cannot hold, transforming for what `transform` throws.
     package static func convert<TransformFailure: Error>(
-        _ data: Data, limits: Limits,
+        _ data: Data, limits: Limits, stringsUnchanged: Bool = false,
         transform: (StoredValue, () -> String) throws(TransformFailure) -> StoredValue
     ) throws(Failure<TransformFailure>) -> [UInt8] {
         guard data.count <= limits.maximumInputBytes else { throw .reading(limits.inputSizeFailure(data.count)) }
@@ -60,7 +61,7 @@ package enum JSONToBinaryPropertyList {
             var writer = StreamingBinaryPropertyListWriter(
                 maximumPlaces: limits.maximumValueCount, expectedSize: data.count * 2 + (1 << 20))
             do throws(Failure<TransformFailure>) {
-                let root = try parser.stream(into: &writer, transform: transform)
+                let root = try parser.stream(into: &writer, stringsUnchanged: stringsUnchanged, transform: transform)
                 return .success(writer.finish(root: root))
             } catch {
                 return .failure(error)
@@ -95,7 +96,7 @@ extension JSONParser {
 
     /// Writes the document's values to `writer`; the root object's number.
     mutating func stream<TransformFailure: Error>(
-        into writer: inout StreamingBinaryPropertyListWriter,
+        into writer: inout StreamingBinaryPropertyListWriter, stringsUnchanged: Bool,
         transform: (StoredValue, () -> String) throws(TransformFailure) -> StoredValue
     ) throws(JSONToBinaryPropertyList.Failure<TransformFailure>) -> UInt32 {
         typealias Failure = JSONToBinaryPropertyList.Failure<TransformFailure>
@@ -125,6 +126,15 @@ extension JSONParser {
                             try readKey(into: &open[open.count - 1], writer: &writer, failing: TransformFailure.self)
                         }
                         continue values
+                    }
+                case UInt8(ascii: "\""):
+                    // A short string without escapes, when the transform leaves strings as they
+                    // are: its bytes, shared by the writer without a `String` when it repeats.
+                    guard stringsUnchanged,
+                        let plain = parsePlainString(upTo: StreamingBinaryPropertyListWriter.sharedLength)
+                    else { fallthrough }
+                    completed = try Failure.whileWriting { () throws(FormatFailure) in
+                        try writer.string(utf8: UnsafeBufferPointer(rebasing: bytes[plain]))
                     }
                 default:
                     let scalar =

@@ -257,6 +257,21 @@ struct JSONParser {
     /// escapes and at most `maximumLength` bytes (valid UTF-8): where its text is. `nil`, with
     /// nothing read, for any other key (``parseKey()`` reads it, and reports what is wrong).
     mutating func parsePlainKey(upTo maximumLength: Int) throws(FormatFailure) -> Range<Int>? {
+        guard let text = parsePlainString(upTo: maximumLength) else { return nil }
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw unexpected(at: index, expecting: "':' after the key")
+        }
+        index += 1
+        skipWhitespace()
+        return text
+    }
+
+    /// Reads a string at `index` when it has no escapes and at most `maximumLength` bytes
+    /// (valid UTF-8): where its text is, with `index` after its closing quote. `nil`, with
+    /// nothing read, for any other string (``parseString(interning:)`` reads it, and reports
+    /// what is wrong).
+    mutating func parsePlainString(upTo maximumLength: Int) -> Range<Int>? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
         var cursor = start
@@ -266,12 +281,6 @@ struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 guard ascii || UTF8Validation.firstInvalidByte(in: bytes, start..<cursor) == nil else { return nil }
                 index = cursor + 1
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                    throw unexpected(at: index, expecting: "':' after the key")
-                }
-                index += 1
-                skipWhitespace()
                 return start..<cursor
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
