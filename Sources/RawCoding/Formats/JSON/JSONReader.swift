@@ -276,7 +276,15 @@ struct JSONParser {
         let start = index + 1
         var cursor = start
         var ascii = true
+        let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
         while cursor < bytes.count, cursor - start <= maximumLength {
+            // Plain ASCII eight bytes at a time.
+            while bytes.count - cursor >= 8, cursor - start < maximumLength {
+                let word = base.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)
+                guard JSONStringBytes.specials(in: word) | word & 0x8080_8080_8080_8080 == 0 else { break }
+                cursor += 8
+            }
+            guard cursor < bytes.count, cursor - start <= maximumLength else { return nil }
             let byte = bytes[cursor]
             if byte == UInt8(ascii: "\"") {
                 guard ascii || UTF8Validation.firstInvalidByte(in: bytes, start..<cursor) == nil else { return nil }
