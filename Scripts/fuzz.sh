@@ -21,7 +21,7 @@ work="$repo/.build/fuzz"
 binary="$work/bin/rawcoding-fuzz"
 seconds=600
 jobs=2
-targets=(json xml binary detect tree-decode rawcodable evolving reader-roundtrip codec-roundtrip json-decode)
+targets=(json xml binary detect tree-decode rawcodable evolving reader-roundtrip codec-roundtrip json-decode json-streaming)
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}"
 
@@ -52,7 +52,7 @@ build() {
 # The dictionary and seed files for a target.
 dictionary() {
     case "$1" in
-        json | rawcodable | json-decode) echo "$repo/Scripts/fuzz/json.dict" ;;
+        json | rawcodable | json-decode | json-streaming) echo "$repo/Scripts/fuzz/json.dict" ;;
         xml) echo "$repo/Scripts/fuzz/xml.dict" ;;
         binary) echo "$repo/Scripts/fuzz/binary.dict" ;;
         codec-roundtrip) echo "" ;;
@@ -67,7 +67,7 @@ dictionary() {
 seed() {
     local target=$1 corpus=$2 pattern
     case "$target" in
-        json | rawcodable | json-decode) pattern='*.json' ;;
+        json | rawcodable | json-decode | json-streaming) pattern='*.json' ;;
         xml) pattern='*.xml.plist' ;;
         binary) pattern='*.binary.plist' ;;
         codec-roundtrip) pattern='' ;;

@@ -127,6 +127,68 @@ extension FuzzTargets {
         if left.volume.isNaN && right.volume.isNaN { (left.volume, right.volume) = (0, 0) }
         return left == right
     }
+
+    /// The tool's paths that read JSON without a tree, against reading the tree (under small
+    /// limits, so that limits are met too): the scan `lint` uses takes only what the reader
+    /// reads; the streaming XML conversion writes the tree path's bytes, or stops where the tree
+    /// path would have something to report; the streaming binary conversion gives the tree's
+    /// values, whether strings skip the transform or not.
+    static func jsonStreaming(_ data: Data) throws(FuzzFailure) {
+        let limits = Limits(maximumInputBytes: 1 << 16, maximumDepth: 48, maximumValueCount: 1 << 12)
+        let tree: StoredValue?
+        do throws(FormatFailure) {
+            tree = try JSONTreeFormat().readTree(data, limits: limits)
+        } catch {
+            tree = nil
+        }
+        if JSONTreeFormat().acceptsWithoutTree(data, limits: limits) == true, tree == nil {
+            throw FuzzFailure("the scan took a document the reader refuses")
+        }
+
+        var pieces: [UInt8] = []
+        var streamed: [UInt8]?
+        do throws(JSONToXMLPropertyList.Stop) {
+            try JSONToXMLPropertyList.convert(data, limits: limits, pieceSize: 64, emit: { pieces += $0 }) {
+                value, _ in value
+            }
+            streamed = pieces
+        } catch {
+            if case .emitting(let failure) = error { throw FuzzFailure("emitting threw \(failure)") }
+        }
+        if let streamed {
+            guard let tree else { throw FuzzFailure("the XML stream converted a document the reader refuses") }
+            let written: [UInt8]
+            do throws(FormatFailure) {
+                written = try XMLPropertyListTreeFormat().writeTree(tree, limits: limits, loss: .allow)
+            } catch {
+                throw FuzzFailure("the XML stream wrote what the tree writer refuses: \(error)")
+            }
+            guard written == streamed else { throw FuzzFailure("the XML stream wrote other bytes than the tree path") }
+        }
+
+        func binary(_ stringsUnchanged: Bool) -> Result<[UInt8], JSONToBinaryPropertyList.Failure<Never>> {
+            Result { () throws(JSONToBinaryPropertyList.Failure<Never>) in
+                try JSONToBinaryPropertyList.convert(data, limits: limits, stringsUnchanged: stringsUnchanged) {
+                    value, _ in value
+                }
+            }
+        }
+        let direct = binary(true)
+        guard "\(direct)" == "\(binary(false))" else {
+            throw FuzzFailure("the binary stream depends on whether strings skip the transform")
+        }
+        if case .success(let bytes) = direct {
+            guard let tree else { throw FuzzFailure("the binary stream converted a document the reader refuses") }
+            let read: StoredValue
+            do throws(FormatFailure) {
+                read = try BinaryPropertyListTreeFormat().readTree(Data(bytes), limits: .default)
+            } catch {
+                throw FuzzFailure("the binary stream wrote what its reader refuses: \(error)")
+            }
+            guard read == tree else { throw FuzzFailure("the binary stream wrote other values than the tree") }
+        }
+    }
+
 }
 
 /// Reads fields from fuzz bytes; past the end, zeros.

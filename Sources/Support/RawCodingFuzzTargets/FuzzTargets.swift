@@ -24,6 +24,7 @@ package enum FuzzTargets {
         case readerRoundTrip = "reader-roundtrip"
         case codecRoundTrip = "codec-roundtrip"
         case jsonDecode = "json-decode"
+        case jsonStreaming = "json-streaming"
 
         /// Runs the target on `data`.
         package func run(_ data: Data) throws(FuzzFailure) {
@@ -38,6 +39,7 @@ package enum FuzzTargets {
             case .readerRoundTrip: try FuzzTargets.readerRoundTrip(data)
             case .codecRoundTrip: try FuzzTargets.codecRoundTrip(data)
             case .jsonDecode: try FuzzTargets.jsonDecode(data)
+            case .jsonStreaming: try FuzzTargets.jsonStreaming(data)
             }
         }
     }
