@@ -244,13 +244,19 @@ struct JSONParser {
             throw unexpected(at: index, expecting: "a string key")
         }
         let key = try parseString(interning: true)
+        try parseColonAfterKey()
+        return key
+    }
+
+    /// Reads the `:` after a key, with the whitespace around it.
+    @inline(__always)
+    mutating func parseColonAfterKey() throws(FormatFailure) {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
             throw unexpected(at: index, expecting: "':' after the key")
         }
         index += 1
         skipWhitespace()
-        return key
     }
 
     /// Reads `"key":` and the whitespace after it, as ``parseKey()`` does, when the key has no
@@ -258,12 +264,7 @@ struct JSONParser {
     /// nothing read, for any other key (``parseKey()`` reads it, and reports what is wrong).
     mutating func parsePlainKey(upTo maximumLength: Int) throws(FormatFailure) -> Range<Int>? {
         guard let text = parsePlainString(upTo: maximumLength) else { return nil }
-        skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-            throw unexpected(at: index, expecting: "':' after the key")
-        }
-        index += 1
-        skipWhitespace()
+        try parseColonAfterKey()
         return text
     }
 
