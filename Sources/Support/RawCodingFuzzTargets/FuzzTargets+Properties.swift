@@ -179,13 +179,23 @@ extension FuzzTargets {
         }
         if case .success(let bytes) = direct {
             guard let tree else { throw FuzzFailure("the binary stream converted a document the reader refuses") }
+            // The values the tree path's binary output holds (a decimal a real holds exactly is
+            // written as that real, in both layouts).
+            let format = BinaryPropertyListTreeFormat()
             let read: StoredValue
+            let expected: StoredValue
             do throws(FormatFailure) {
-                read = try BinaryPropertyListTreeFormat().readTree(Data(bytes), limits: .default)
+                read = try format.readTree(Data(bytes), limits: .default)
             } catch {
                 throw FuzzFailure("the binary stream wrote what its reader refuses: \(error)")
             }
-            guard read == tree else { throw FuzzFailure("the binary stream wrote other values than the tree") }
+            do throws(FormatFailure) {
+                let written = try format.writeTree(tree, limits: .default, loss: .allow)
+                expected = try format.readTree(Data(written), limits: .default)
+            } catch {
+                throw FuzzFailure("the binary stream wrote a tree the tree path refuses: \(error)")
+            }
+            guard read == expected else { throw FuzzFailure("the binary stream wrote other values than the tree path") }
         }
     }
 
