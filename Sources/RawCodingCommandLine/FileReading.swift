@@ -9,7 +9,7 @@ import Foundation
 /// A large input read into ordinary memory costs one page fault per 4 KiB page touched (a
 /// 50 MB document: about 12,800, a fifth of `rawcoding lint`'s time on it). Linux backs memory
 /// marked `MADV_HUGEPAGE` with 2 MiB pages where it can, so the same read faults a few dozen
-/// times. Elsewhere, and for small files, it reads the way Foundation does.
+/// times. Elsewhere (without Glibc), and for small files, it reads the way Foundation does.
 enum FileReading {
     /// Files from this size are read into large-page memory.
     static let largeFile = 8 << 20
@@ -17,7 +17,7 @@ enum FileReading {
     /// The bytes of the file at `path`.
     /// - Throws: What opening or reading it throws (a `POSIXError` or Foundation's error).
     static func contents(of path: String) throws -> Data {
-        #if os(Linux)
+        #if canImport(Glibc)
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return try Data(contentsOf: URL(fileURLWithPath: path)) }
             defer { close(descriptor) }
@@ -30,7 +30,7 @@ enum FileReading {
         #endif
     }
 
-    #if os(Linux)
+    #if canImport(Glibc)
         /// Reads `descriptor` to its end (which may differ from `expected`, the size it had when
         /// it was opened: a file can change while it is read).
         private static func read(_ descriptor: Int32, expected: Int) throws -> Data {
