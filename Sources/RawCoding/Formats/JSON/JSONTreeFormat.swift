@@ -25,7 +25,9 @@ package struct JSONTreeFormat: TreeFormat {
     /// Whether the reader under `limits` takes `data`, answered by the flat scan without a
     /// tree: `true` when the scan takes it (the scan takes only documents the reader reads,
     /// to the same values), `nil` when only reading the tree can tell (the scan gives up on
-    /// malformed input, a limit, a repeated key or a key with escapes).
+    /// malformed input, a limit, a repeated key or a key with escapes). The scan is not
+    /// recursive: unlike the reader, it never refuses a document for the stack the calling
+    /// thread has left.
     package func acceptsWithoutTree(_ data: Data, limits: Limits) -> Bool? {
         let taken = data.withUnsafeBytes { raw in JSONScan.takes(raw.bindMemory(to: UInt8.self), limits: limits) }
         return taken ? true : nil
