@@ -512,7 +512,7 @@ tests: HistoricalFixtureTests
 name: streaming conversion errors lose their path
 file: Sources/RawCoding/Formats/JSON/JSONParser+Streaming.swift
 after: var located = error
-line: for step in open.reversed().compactMap(\.step) { located = located.inside(step) }
+line: for step in open.reversed().compactMap({ $0.step(in: bytes) }) { located = located.inside(step) }
 becomes: for step in [TreePathStep]() { located = located.inside(step) }
 tests: StreamingConversionTests
 
