@@ -38,12 +38,6 @@ package enum JSONToBinaryPropertyList {
         }
     }
 
-    /// Why reading or writing a key failed.
-    enum KeyFailure: Error {
-        case reading(FormatFailure)
-        case writing(FormatFailure)
-    }
-
     /// Converts `data`, passing every scalar through `transform` (with a function that renders
     /// its path, such as `a.b[1]`) before it is written; with `stringsUnchanged` (the transform
     /// returns every string as it is), short strings without escapes skip it.
@@ -196,7 +190,7 @@ extension JSONParser {
         into container: inout OpenContainer, writer: inout StreamingBinaryPropertyListWriter,
         failing _: TransformFailure.Type
     ) throws(JSONToBinaryPropertyList.Failure<TransformFailure>) {
-        do throws(JSONToBinaryPropertyList.KeyFailure) {
+        do throws(JSONToBinaryPropertyList.Failure<Never>) {
             try readKey(into: &container, writer: &writer)
         } catch {
             switch error {
@@ -208,31 +202,26 @@ extension JSONParser {
 
     private mutating func readKey(
         into container: inout OpenContainer, writer: inout StreamingBinaryPropertyListWriter
-    ) throws(JSONToBinaryPropertyList.KeyFailure) {
+    ) throws(JSONToBinaryPropertyList.Failure<Never>) {
+        typealias Failure = JSONToBinaryPropertyList.Failure<Never>
         // A short key without escapes goes to the writer as its bytes: most keys repeat, and a
         // repeated one then costs no `String`.
-        let plain: Range<Int>?
-        do { plain = try parsePlainKey(upTo: StreamingBinaryPropertyListWriter.sharedLength) } catch {
-            throw .reading(error)
+        let plain = try Failure.whileReading { () throws(FormatFailure) in
+            try parsePlainKey(upTo: StreamingBinaryPropertyListWriter.sharedLength)
         }
         let written: UInt32
         if let plain {
-            container.keyBytes = plain
-            do {
+            (container.key, container.keyBytes) = (nil, plain)
+            written = try Failure.whileWriting { () throws(FormatFailure) -> UInt32 in
                 try writer.countPlaces(1)
-                written = try writer.string(utf8: UnsafeBufferPointer(rebasing: bytes[plain]))
-            } catch {
-                throw .writing(error)
+                return try writer.string(utf8: UnsafeBufferPointer(rebasing: bytes[plain]))
             }
         } else {
-            let key: String
-            do { key = try parseKey() } catch { throw .reading(error) }
-            container.key = key
-            do {
+            let key = try Failure.whileReading { () throws(FormatFailure) in try parseKey() }
+            (container.key, container.keyBytes) = (key, nil)
+            written = try Failure.whileWriting { () throws(FormatFailure) -> UInt32 in
                 try writer.countPlaces(1)
-                written = try writer.string(key)
-            } catch {
-                throw .writing(error)
+                return try writer.string(key)
             }
         }
         container.keys.append(written)

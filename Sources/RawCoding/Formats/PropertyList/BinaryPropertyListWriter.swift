@@ -431,24 +431,24 @@ struct StringTable {
     /// The object of the string whose UTF-8 is `utf8` (its ``KeyIndex`` hash `hash`), if it
     /// holds it: found without making a `String`.
     func number(ofUTF8 utf8: UnsafeBufferPointer<UInt8>, hash: Int) -> Int? {
-        var slot = Self.slot(hash, shift: shift)
-        let mask = slots.count - 1
-        while slots[slot] != 0 {
-            let entry = Int(slots[slot]) - 1
-            if hashes[entry] == hash, UTF8Validation.spells(texts[entry], utf8) { return numbers[entry] }
-            slot = (slot + 1) & mask
-        }
-        return nil
+        probe(hash) { UTF8Validation.spells(texts[$0], utf8) }.number
     }
 
     /// The slot of `text`: where it is, with its object, or the empty slot where it would go.
     @inline(__always)
     private func find(_ text: String, hash: Int) -> (slot: Int, number: Int?) {
+        probe(hash) { KeyIndex.same(texts[$0], text) }
+    }
+
+    /// The slot of the entry with `hash` for which `matches` holds, with its object, or the
+    /// empty slot where such an entry would go.
+    @inline(__always)
+    private func probe(_ hash: Int, matches: (Int) -> Bool) -> (slot: Int, number: Int?) {
         let mask = slots.count - 1
         var slot = Self.slot(hash, shift: shift)
         while slots[slot] != 0 {
             let entry = Int(slots[slot]) - 1
-            if hashes[entry] == hash, KeyIndex.same(texts[entry], text) { return (slot, numbers[entry]) }
+            if hashes[entry] == hash, matches(entry) { return (slot, numbers[entry]) }
             slot = (slot + 1) & mask
         }
         return (slot, nil)

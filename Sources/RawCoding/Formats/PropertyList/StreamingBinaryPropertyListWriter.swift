@@ -72,8 +72,8 @@ struct StreamingBinaryPropertyListWriter {
         }
     }
 
-    /// Writes a string given as its UTF-8 (valid, at most ``sharedLength`` bytes), or finds the
-    /// same one written before; its number. A string written before costs no `String`.
+    /// Writes a string given as its (valid) UTF-8, or finds the same one written before; its
+    /// number. A string written before costs no `String`.
     mutating func string(utf8: UnsafeBufferPointer<UInt8>) throws(FormatFailure) -> UInt32 {
         let hash = KeyIndex.hash(bytes: utf8)
         if let found = shared.number(ofUTF8: utf8, hash: hash) { return UInt32(truncatingIfNeeded: found) }
@@ -85,7 +85,8 @@ struct StreamingBinaryPropertyListWriter {
         return number
     }
 
-    /// Writes a string, or finds the same one written before; its number.
+    /// Writes a string, or finds the same one written before; its number. The table keeps
+    /// `text` itself (``string(utf8:)`` makes a `String` for a new one).
     mutating func string(_ text: String) throws(FormatFailure) -> UInt32 {
         // The number the next object gets, recorded for the text unless it was written before.
         let next = offsets.count
