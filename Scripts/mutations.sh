@@ -55,6 +55,20 @@ line: ascii || UTF8Validation.firstInvalidByte(in: bytes, index + 1..<end) == ni
 becomes: true
 tests: JSONScanDecodingTests
 
+name: JSON scan misses repeated keys in large objects
+file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+after: private mutating func hasRepeatedKeyHash(
+line: if table[slot] == hash { return true }
+becomes: if false { return true }
+tests: JSONScanDecodingTests
+
+name: JSON scan takes non-ASCII words in strings as ASCII
+file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+after: private func plainString(from start: Int)
+line: high |= word
+becomes: high |= 0
+tests: JSONScanDecodingTests
+
 name: encoding sink takes repeated keys
 file: Sources/RawCoding/Formats/Shared/SinkContainers.swift
 after: mutating func sortEntries(

@@ -122,6 +122,9 @@ struct JSONScanDecodingTests {
 
     /// Texts the scan hands to the tree reader or reads on paths of its own.
     @Test func unusualTextsDecodeAsTheirTreesDo() {
+        // A repeated key a model reads, in an object too large to compare keys pairwise.
+        let fillers: String = (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let repeatedInLargeObject = #"{"name":"Ada","# + fillers + #","name":"Bob","age":3}"#
         let texts = [
             #"{"name":"Ada","name":"Bob","age":3}"#,  // a repeated key: the last value wins
             #"{"n\u0061me":"Ada","age":3}"#,  // a key with an escape
@@ -138,14 +141,22 @@ struct JSONScanDecodingTests {
             String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
             "{" + (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + #","k7":0}"#,
             "{" + (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}",
+            repeatedInLargeObject,
             #"{"name":"\#(String(repeating: "abcdefgh", count: 9))","age":1}"#,
             "{\"name\"  :\n  \"Ada\" ,\t\"age\" : 1 }",
             "\u{FF}", #"["\#u{FF}"]"#, #"{"\#u{C3}":1}"#,
         ]
         for text in texts { Self.compareAll(Data(text.utf8)) }
-        // Invalid UTF-8 inside strings and keys, as raw bytes.
+        // Invalid UTF-8 inside strings and keys, as raw bytes; also where the scan reads eight
+        // bytes at a time (a byte that is not UTF-8 among ASCII, in the first word and later).
+        let ascii: [UInt8] = Array("abcdefgh".utf8)
+        let inFirstWord: [UInt8] = Array("[\"abcdefg".utf8) + [0xFF] + ascii + Array("\"]".utf8)
+        let inLaterWord: [UInt8] = Array("[\"abcdefghabc".utf8) + [0xC3] + ascii + Array("\"]".utf8)
+        let inKey: [UInt8] = Array("{\"".utf8) + [0xFF] + ascii + Array("\":1}".utf8)
+        let valid: [UInt8] = Array("{\"k\":\"名前é名前é\"}".utf8)
         for bytes: [UInt8] in [
             [0x5B, 0x22, 0xC3, 0x22, 0x5D], [0x7B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x3A, 0x31, 0x7D],
+            inFirstWord, inLaterWord, inKey, valid,
         ] {
             Self.compareAll(Data(bytes))
         }

@@ -366,6 +366,13 @@ struct JSONParser {
             }
             guard byte == UInt8(ascii: "\\") else {
                 cursor += 1
+                // The rest of the run eight bytes at a time (the buffer is validated at the end).
+                let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
+                while bytes.count - cursor >= 8,
+                    JSONStringBytes.specials(in: base.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)) == 0
+                {
+                    cursor += 8
+                }
                 continue
             }
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<cursor]))

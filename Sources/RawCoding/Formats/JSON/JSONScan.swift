@@ -109,11 +109,12 @@ struct JSONScan {
         guard index < bytes.count, bytes[index] <= 0x20 else { return }
         let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
         while index < bytes.count {
-            // Indentation eight spaces at a time.
-            while bytes.count - index >= 8,
-                base.loadUnaligned(fromByteOffset: index, as: UInt64.self) == 0x2020_2020_2020_2020
-            {
-                index += 8
+            // A run of spaces (indentation) measured eight bytes at a time.
+            if bytes.count - index >= 8 {
+                let others = base.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ 0x2020_2020_2020_2020
+                let spaces = others.trailingZeroBitCount &>> 3
+                index &+= spaces
+                if spaces == 8 { continue }
             }
             guard index < bytes.count else { return }
             switch bytes[index] {
@@ -209,23 +210,25 @@ struct JSONScan {
 
     /// The end (the closing quote) of a string without escapes whose text starts at `start`,
     /// and whether it is ASCII; `nil` at an escape, a control character or the end. Eight
-    /// bytes at a time while none of them is a quote, a backslash, a control or non-ASCII byte.
+    /// bytes at a time while none of them is a quote, a backslash or a control byte, non-ASCII
+    /// text included (the high bits of the words passed are gathered to tell it).
     @inline(__always)
     private func plainString(from start: Int) -> (end: Int, ascii: Bool)? {
         var cursor = start
-        var ascii = true
+        var high: UInt64 = 0
         let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
         while true {
             while bytes.count - cursor >= 8 {
                 let word = base.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)
-                guard JSONStringBytes.specials(in: word) | word & 0x8080_8080_8080_8080 == 0 else { break }
+                guard JSONStringBytes.specials(in: word) == 0 else { break }
+                high |= word
                 cursor += 8
             }
             guard cursor < bytes.count else { return nil }
             let byte = bytes[cursor]
-            if byte == UInt8(ascii: "\"") { return (cursor, ascii) }
+            if byte == UInt8(ascii: "\"") { return (cursor, high & 0x8080_8080_8080_8080 == 0) }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-            ascii = ascii && byte < 0x80
+            high |= UInt64(byte)
             cursor += 1
         }
     }
@@ -302,28 +305,55 @@ struct JSONScan {
     }
 
     /// Whether the object at `token` repeats a key (the tree keeps the last value in the first
-    /// one's place; the scan leaves that to it).
+    /// one's place; the scan leaves that to it). Keys whose hashes meet are compared byte for
+    /// byte.
     private mutating func hasRepeatedKey(_ token: Int) -> Bool {
         let count = tokens[token].length
+        if count > 12 { return hasRepeatedKeyHash(token, count: count) }
         hashes.removeAll(keepingCapacity: true)
         var position = token + 1
         for _ in 0..<count {
             hashes.append(tokens[position].payload)
             position = after(position + 1)
         }
-        if count <= 12 {
-            for later in 1..<count {
-                for earlier in 0..<later where hashes[earlier] == hashes[later] {
-                    return hasRepeatedKeyBytes(token)  // a repeated key, or two keys with one hash
+        for later in 1..<count {
+            for earlier in 0..<later where hashes[earlier] == hashes[later] {
+                return hasRepeatedKeyBytes(token)  // a repeated key, or two keys with one hash
+            }
+        }
+        return false
+    }
+
+    /// ``hasRepeatedKey(_:)`` for a larger object: its hashes go into an open-addressing table
+    /// at least twice its size, cleared for each object (zero marks a free slot; a key whose
+    /// hash is zero is compared byte for byte).
+    private mutating func hasRepeatedKeyHash(_ token: Int, count: Int) -> Bool {
+        var capacity = 32
+        while capacity < 2 * count { capacity <<= 1 }
+        if hashes.count < capacity { hashes = Array(repeating: 0, count: capacity) }
+        let mask = capacity - 1
+        let tokens = self.tokens
+        let found = hashes.withUnsafeMutableBufferPointer { table -> Bool in
+            table.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: capacity)
+            var position = token + 1
+            for _ in 0..<count {
+                let hash = tokens[position].payload
+                guard hash != 0 else { return true }
+                var slot = Int(truncatingIfNeeded: hash) & mask
+                while table[slot] != 0 {
+                    if table[slot] == hash { return true }
+                    slot = (slot + 1) & mask
+                }
+                table[slot] = hash
+                let value = tokens[position + 1]
+                switch value.kind {
+                case .array, .object: position = Int(truncatingIfNeeded: value.payload)
+                default: position += 2
                 }
             }
             return false
         }
-        hashes.sort()
-        for index in 1..<hashes.count where hashes[index] == hashes[index - 1] {
-            return hasRepeatedKeyBytes(token)
-        }
-        return false
+        return found && hasRepeatedKeyBytes(token)
     }
 
     /// A hash of a key's length and of its first and last eight bytes: enough to tell keys
