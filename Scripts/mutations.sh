@@ -69,6 +69,13 @@ line: high |= word
 becomes: high |= 0
 tests: JSONScanDecodingTests
 
+name: the tool's piece writer drops a failure to write
+file: Sources/RawCodingCommandLine/ToolIO.swift
+after: private func enqueue(
+line: self.failure = error
+becomes: _ = error
+tests: StreamingXMLConversionTests
+
 name: encoding sink takes repeated keys
 file: Sources/RawCoding/Formats/Shared/SinkContainers.swift
 after: mutating func sortEntries(
@@ -162,9 +169,9 @@ tests: StoredValueTests
 
 name: streaming binary skips the mapping for strings under --restore
 file: Sources/RawCodingCommandLine/Conversion.swift
-after: private mutating func streamToBinary(
-line: stringsUnchanged: restore.isEmpty)
-becomes: stringsUnchanged: true)
+after: mutating func streamToBinary(
+line: stringsUnchanged: restore.isEmpty,
+becomes: stringsUnchanged: true,
 tests: StreamingXMLConversionTests
 
 name: JSON object nesting limit removed

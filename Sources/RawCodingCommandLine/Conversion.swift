@@ -1,22 +1,12 @@
 import Foundation
 import RawCoding
 
-/// One conversion: the path it takes, chosen once from the options and the input, and the
+/// One conversion: through the tree, or value by value for large JSON inputs, and the
 /// mapping's notes. Every failure becomes a ``ConvertFailure`` and is rendered in one place.
 struct Conversion {
-    /// JSON inputs larger than this go to binary property lists without a tree in between, so
-    /// memory stays within a few times the input (the tree of a large JSON document of numbers
-    /// takes about ten times its text).
+    /// JSON inputs larger than this go to property lists without a tree in between
+    /// (``streamToXML(_:io:)``, ``streamToBinary(_:io:)``).
     static let streamingThreshold = 16 << 20
-
-    /// How the bytes get from the input format to the output format.
-    enum Path {
-        /// Read the whole tree, map it, write it: every format pair.
-        case tree
-        /// JSON to a binary property list, value by value (``JSONToBinaryPropertyList``), for
-        /// large inputs: the same values, mapped the same way, in the streaming writer's layout.
-        case streamingToBinary
-    }
 
     let options: ConvertOptions
     private(set) var mapping = FormatMapping()
@@ -31,51 +21,91 @@ struct Conversion {
     /// reports what the streaming conversion stopped at.
     /// - Throws: A failure to write the output.
     mutating func streamToXML(_ data: Data, io: ToolIO) throws(ToolFailure) -> Bool {
-        guard options.target == .xml, data.count > Self.streamingThreshold,
-            options.source.format(for: data) is JSONTreeFormat
-        else { return false }
         let restore = options.restore
         let limits = options.limits
-        // The notes of a conversion that stops are not kept: the tree path makes its own.
-        var streamed = FormatMapping()
-        do {
-            let written = try io.writePieces(options.output) { emit in
-                do throws(JSONToXMLPropertyList.Stop) {
-                    try JSONToXMLPropertyList.convert(data, limits: limits, emit: emit) {
-                        (value, place) throws(ToolFailure) -> StoredValue in
-                        try streamed.scalar(value, to: .xml, restore: restore, path: place)
-                    }
-                    return true
-                } catch {
-                    switch error {
-                    case .leftToTree: return false
-                    case .emitting(let failure): throw failure
-                    }
+        return try streaming(data, to: .xml, io: io) { emit, streamed in
+            do throws(JSONToXMLPropertyList.Stop) {
+                try JSONToXMLPropertyList.convert(data, limits: limits, emit: emit) {
+                    (value, place) throws(ToolFailure) -> StoredValue in
+                    try streamed.scalar(value, to: .xml, restore: restore, path: place)
+                }
+                return true
+            } catch {
+                switch error {
+                case .leftToTree: return false
+                case .emitting(let failure): throw failure
                 }
             }
-            if written { mapping = streamed }
-            return written
-        } catch {
-            throw .input("\(options.output): cannot write: \((error as NSError).localizedDescription)")
         }
     }
 
-    /// The path for `data`, read as `format`.
-    func path(for data: Data, in format: any TreeFormat) -> Path {
-        let streams = options.target == .binary && data.count > Self.streamingThreshold && format is JSONTreeFormat
-        return streams ? .streamingToBinary : .tree
+    /// Converts `data` to a binary property list value by value (``JSONToBinaryPropertyList``),
+    /// writing each finished piece as it is made, when it is JSON larger than
+    /// ``streamingThreshold``: the same values, mapped the same way, in the streaming writer's
+    /// layout, with memory within a few times the input (the tree of a large JSON document of
+    /// numbers takes about ten times its text). `false` (nothing written) otherwise.
+    /// - Throws: The tool's input failure, naming the file, the format and the place; a
+    ///   failure to write the output.
+    mutating func streamToBinary(_ data: Data, io: ToolIO) throws(ToolFailure) -> Bool {
+        let restore = options.restore
+        let limits = options.limits
+        // A failure of the conversion, kept apart from the output's own failures.
+        var failure: ConvertFailure?
+        let written = try streaming(data, to: .binary, io: io) { emit, streamed in
+            do throws(JSONToBinaryPropertyList.Failure<ToolFailure>) {
+                // Without --restore the mapping returns every string as it is.
+                try JSONToBinaryPropertyList.convert(
+                    data, limits: limits, stringsUnchanged: restore.isEmpty, pieceSize: 1 << 20, emit: emit
+                ) { (value, place) throws(ToolFailure) -> StoredValue in
+                    try streamed.scalar(value, to: .binary, restore: restore, path: place)
+                }
+                return true
+            } catch {
+                switch error {
+                case .reading(let reading): failure = .reading(reading, format: JSONTreeFormat())
+                case .writing(let writing): failure = .writing(writing, format: BinaryPropertyListTreeFormat())
+                case .transforming(let mapping): failure = .mapping(mapping)
+                case .emitting(let emitting): throw emitting
+                }
+                return false
+            }
+        }
+        if let failure { throw failure.toolFailure(for: options.input) }
+        return written
+    }
+
+    /// Runs `convert` for a JSON input larger than ``streamingThreshold`` going to `target`,
+    /// with the output's pieces going to ``ToolIO/writePieces`` and a mapping of its own, kept
+    /// when `convert` returns `true` (the notes of a conversion that stops are not kept: the
+    /// tree path makes its own). `false`, with nothing written, for other inputs.
+    /// - Throws: A failure to write the output.
+    private mutating func streaming(
+        _ data: Data, to target: OutputFormat, io: ToolIO,
+        _ convert: (_ emit: ([UInt8]) throws -> Void, _ streamed: inout FormatMapping) throws -> Bool
+    ) throws(ToolFailure) -> Bool {
+        guard options.target == target, data.count > Self.streamingThreshold,
+            options.source.format(for: data) is JSONTreeFormat
+        else { return false }
+        var streamed = FormatMapping()
+        let written: Bool
+        do {
+            // The two closures never call each other back; the rule that forbids passing one
+            // non-escaping closure to another cannot see that.
+            written = try withoutActuallyEscaping(convert) { convert in
+                try io.writePieces(options.output) { emit in try convert(emit, &streamed) }
+            }
+        } catch {
+            throw .input("\(options.output): cannot write: \((error as NSError).localizedDescription)")
+        }
+        if written { mapping = streamed }
+        return written
     }
 
     /// The converted bytes.
     /// - Throws: The tool's input failure, naming the file, the format and the place.
     mutating func convert(_ data: Data) throws(ToolFailure) -> [UInt8] {
-        // Detected once: the path and the tree reader both follow it.
-        let format = options.source.format(for: data)
         do throws(ConvertFailure) {
-            switch path(for: data, in: format) {
-            case .tree: return try convertTree(data, in: format)
-            case .streamingToBinary: return try streamToBinary(data)
-            }
+            return try convertTree(data, in: options.source.format(for: data))
         } catch {
             throw error.toolFailure(for: options.input)
         }
@@ -103,24 +133,6 @@ struct Conversion {
             return try format.treeFormat.writeTree(tree, limits: limits, loss: .allow)
         } catch {
             throw .writing(error, format: format.treeFormat)
-        }
-    }
-
-    private mutating func streamToBinary(_ data: Data) throws(ConvertFailure) -> [UInt8] {
-        let restore = options.restore
-        do {
-            // Without --restore the mapping returns every string as it is.
-            return try JSONToBinaryPropertyList.convert(data, limits: options.limits, stringsUnchanged: restore.isEmpty)
-            {
-                (value, place) throws(ToolFailure) -> StoredValue in
-                try mapping.scalar(value, to: .binary, restore: restore, path: place)
-            }
-        } catch {
-            switch error {
-            case .reading(let failure): throw .reading(failure, format: JSONTreeFormat())
-            case .writing(let failure): throw .writing(failure, format: BinaryPropertyListTreeFormat())
-            case .transforming(let failure): throw .mapping(failure)
-            }
         }
     }
 }

@@ -9,7 +9,10 @@ enum ConvertCommand {
         let options = try ConvertOptions(parsing: arguments)
         let data = try Document.bytes(of: options.input, io: io)
         var conversion = Conversion(options: options)
-        if try conversion.streamToXML(data, io: io) {
+        // Large JSON inputs to property lists go value by value, written as they are made.
+        var streamed = try conversion.streamToXML(data, io: io)
+        if !streamed { streamed = try conversion.streamToBinary(data, io: io) }
+        if streamed {
             for note in conversion.mapping.notes { io.message("rawcoding: \(note)") }
             return 0
         }

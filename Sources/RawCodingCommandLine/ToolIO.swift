@@ -11,7 +11,8 @@ package struct ToolIO {
     /// `produce` returns `true`; when it returns `false` or throws, the target is left as it
     /// was. Returns what `produce` returned. The process writes a file's pieces to the
     /// temporary file as they come (so a large output is never held whole) and renames it as
-    /// `write` does; standard output, and an IO made without it, get the whole output through
+    /// `write` does, on a thread of its own, so the next piece is made while the last one is
+    /// copied into the file; standard output, and an IO made without it, get the whole output through
     /// `write` at the end, so a failure never leaves part of a document there either.
     package var writePieces: (String, (_ emit: ([UInt8]) throws -> Void) throws -> Bool) throws -> Bool
     /// Writes a message line to standard error.
@@ -63,7 +64,7 @@ package struct ToolIO {
                     }
                 }
                 return try writeAtomically(to: URL(fileURLWithPath: path)) { handle in
-                    try produce { piece in try handle.write(contentsOf: piece) }
+                    try PieceWriter.writing(to: handle, produce)
                 }
             },
             message: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
@@ -124,4 +125,48 @@ package struct ToolFailure: Error, CustomStringConvertible {
 
     static func input(_ message: String) -> ToolFailure { ToolFailure(description: message, exitCode: 1) }
     static func usage(_ message: String) -> ToolFailure { ToolFailure(description: message, exitCode: 2) }
+}
+
+/// Writes the pieces of a file on a dispatch queue of its own, in order, while the caller makes
+/// the next ones: the copy into the file takes the other core instead of adding to the time.
+/// At most ``room`` pieces wait at once, so memory stays bounded when writing is slower.
+package final class PieceWriter: @unchecked Sendable {
+    static let room = 4
+    private let handle: FileHandle
+    private let queue = DispatchQueue(label: "rawcoding.pieces")
+    private let waiting = DispatchSemaphore(value: PieceWriter.room)
+    /// The first failure to write; read and written on `queue` only.
+    private var failure: (any Error)?
+
+    private init(_ handle: FileHandle) {
+        self.handle = handle
+    }
+
+    /// Runs `produce` with a function that writes a piece to `handle`, and waits until every
+    /// piece is written. Throws what `produce` threw, else the first failure to write (after
+    /// which later pieces are dropped, and the next piece handed over throws it).
+    package static func writing<Result>(
+        to handle: FileHandle, _ produce: (_ emit: ([UInt8]) throws -> Void) throws -> Result
+    ) throws -> Result {
+        let writer = PieceWriter(handle)
+        let produced = Swift.Result { try produce(writer.enqueue) }
+        let failure = writer.queue.sync { writer.failure }
+        let result = try produced.get()
+        if let failure { throw failure }
+        return result
+    }
+
+    private func enqueue(_ piece: [UInt8]) throws {
+        if let failure = queue.sync(execute: { failure }) { throw failure }
+        waiting.wait()
+        queue.async {
+            defer { self.waiting.signal() }
+            guard self.failure == nil else { return }
+            do {
+                try self.handle.write(contentsOf: piece)
+            } catch {
+                self.failure = error
+            }
+        }
+    }
 }

@@ -189,6 +189,15 @@ extension FuzzTargets {
         guard "\(direct)" == "\(binary(false))" else {
             throw FuzzFailure("the binary stream depends on whether strings skip the transform")
         }
+        // Handed on in small pieces, as the tool writes large files: the same file or failure.
+        var binaryPieces: [UInt8] = []
+        let pieced = Result { () throws(JSONToBinaryPropertyList.Failure<Never>) -> [UInt8] in
+            try JSONToBinaryPropertyList.convert(
+                data, limits: limits, stringsUnchanged: true, pieceSize: 64, emit: { binaryPieces += $0 }
+            ) { value, _ in value }
+            return binaryPieces
+        }
+        guard "\(pieced)" == "\(direct)" else { throw FuzzFailure("the binary stream in pieces is another file") }
         if case .success(let bytes) = direct {
             guard let tree else { throw FuzzFailure("the binary stream converted a document the reader refuses") }
             // The values the tree path's binary output holds (a decimal a real holds exactly is

@@ -21,6 +21,19 @@ struct StreamingConversionTests {
         let direct = convert(stringsUnchanged: true)
         let transformed = convert(stringsUnchanged: false)
         #expect("\(direct)" == "\(transformed)", "\(text)")
+        // Handed on in pieces, the same file, or the same failure.
+        for pieceSize in [1, 64] {
+            var pieces: [[UInt8]] = []
+            let pieced = Result { () throws(Failure) -> [UInt8] in
+                try JSONToBinaryPropertyList.convert(
+                    Data(text.utf8), limits: limits, stringsUnchanged: true, pieceSize: pieceSize,
+                    emit: { pieces.append($0) }
+                ) { value, _ in value }
+                #expect(pieces.dropLast().allSatisfy { $0.count >= pieceSize } && !pieces.contains([]))
+                return pieces.flatMap { $0 }
+            }
+            #expect("\(pieced)" == "\(direct)", "\(text), pieces of \(pieceSize)")
+        }
         return Data(try direct.get())
     }
 
@@ -52,6 +65,31 @@ struct StreamingConversionTests {
             checked += 1
         }
         #expect(checked > 500)
+    }
+
+    /// What `emit` throws ends the conversion as `emitting`, with nothing after it emitted.
+    @Test func aFailureToEmitEndsTheConversion() throws {
+        struct Full: Error {}
+        let text = "[" + (0..<200).map { #"{"n":\#($0),"s":"text \#($0)"}"# }.joined(separator: ",") + "]"
+        var emitted = 0
+        var thrown: Failure?
+        do throws(Failure) {
+            try JSONToBinaryPropertyList.convert(
+                Data(text.utf8), limits: .default, pieceSize: 256,
+                emit: { _ in
+                    emitted += 1
+                    if emitted == 2 { throw Full() }
+                }
+            ) { value, _ in value }
+        } catch {
+            thrown = error
+        }
+        guard case .emitting(let failure) = try #require(thrown) else {
+            Issue.record("expected emitting, got \(String(describing: thrown))")
+            return
+        }
+        #expect(failure is Full)
+        #expect(emitted == 2)
     }
 
     @Test func errorsAndLimitsMatchTheReader() throws {

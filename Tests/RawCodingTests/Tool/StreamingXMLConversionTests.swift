@@ -142,15 +142,47 @@ struct StreamingXMLConversionTests {
         }
         try FileManager.default.removeItem(at: binary)
 
-        // Malformed at the very end: the tree path's message, and no output or temporary file.
+        // Malformed at the very end: the tree path's message (for XML; the reader's for binary),
+        // and no output or temporary file.
         let broken = folder.appendingPathComponent("broken.json")
         try Data((text.dropLast() + ",]").utf8).write(to: broken)
-        let (failed, failure) = Self.runOnFiles([
-            "convert", broken.path, "--to", "xml", "-o", folder.path + "/out.plist",
-        ])
-        #expect(failed == 1)
-        #expect(failure.joined().contains("JSON error at"), "\(failure)")
-        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        #expect(left == ["big.json", "big.plist", "broken.json"])
+        // To binary, the pieces already written are removed with the temporary file.
+        for format in ["xml", "binary"] {
+            let (failed, failure) = Self.runOnFiles([
+                "convert", broken.path, "--to", format, "-o", folder.path + "/out.plist",
+            ])
+            #expect(failed == 1)
+            #expect(failure.joined().contains("JSON error at"), "\(failure)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            #expect(left == ["big.json", "big.plist", "broken.json"])
+        }
+    }
+
+    /// The tool writes pieces on a thread of its own: in order, and a failure to write is
+    /// thrown, never lost.
+    @Test func piecesAreWrittenInOrderAndWriteFailuresThrown() throws {
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("rawcoding-pieces-\(UUID().uuidString)")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        defer { try? FileManager.default.removeItem(at: file) }
+        let pieces = (0..<64).map { [UInt8](repeating: UInt8($0), count: 4_000 + $0) }
+        let handle = try FileHandle(forWritingTo: file)
+        let returned = try PieceWriter.writing(to: handle) { emit in
+            for piece in pieces { try emit(piece) }
+            return 7
+        }
+        try handle.close()
+        #expect(returned == 7)
+        #expect(Array(try Data(contentsOf: file)) == pieces.flatMap { $0 })
+
+        // /dev/full refuses every write (Linux; Apple systems have no such device).
+        #if os(Linux)
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            #expect(throws: (any Error).self) {
+                try PieceWriter.writing(to: full) { emit in
+                    for piece in pieces { try emit(piece) }
+                }
+            }
+        #endif
     }
 }

@@ -15,13 +15,15 @@ package enum JSONToBinaryPropertyList {
         case writing(FormatFailure)
         /// What the transform threw.
         case transforming(TransformFailure)
+        /// What `emit` threw (``JSONToBinaryPropertyList/convert(_:limits:stringsUnchanged:pieceSize:emit:transform:)``).
+        case emitting(any Error)
 
         /// The failure as seen from outside a container at `step`.
         func inside(_ step: TreePathStep) -> Self {
             switch self {
             case .reading(let failure): .reading(failure.inside(step))
             case .writing(let failure): .writing(failure.inside(step))
-            case .transforming: self
+            case .transforming, .emitting: self
             }
         }
 
@@ -47,21 +49,47 @@ package enum JSONToBinaryPropertyList {
         _ data: Data, limits: Limits, stringsUnchanged: Bool = false,
         transform: (StoredValue, () -> String) throws(TransformFailure) -> StoredValue
     ) throws(Failure<TransformFailure>) -> [UInt8] {
+        var whole: [UInt8] = []
+        try convert(
+            data, limits: limits, stringsUnchanged: stringsUnchanged, pieceSize: .max,
+            emit: { piece in whole = piece }, transform: transform)
+        return whole
+    }
+
+    /// ``convert(_:limits:stringsUnchanged:transform:)``, handing each finished piece of the
+    /// output to `emit` in order as soon as it is at least `pieceSize` bytes long (the last
+    /// piece excepted), so the output is never held whole; when the call throws, what was
+    /// emitted is to be discarded. With `pieceSize` `.max`, `emit` gets the whole file once.
+    /// - Throws: ``Failure``, `emitting` for what `emit` threw.
+    package static func convert<TransformFailure: Error>(
+        _ data: Data, limits: Limits, stringsUnchanged: Bool = false, pieceSize: Int,
+        emit: ([UInt8]) throws -> Void,
+        transform: (StoredValue, () -> String) throws(TransformFailure) -> StoredValue
+    ) throws(Failure<TransformFailure>) {
         guard data.count <= limits.maximumInputBytes else { throw .reading(limits.inputSizeFailure(data.count)) }
-        let result = data.withUnsafeBytes { raw -> Result<[UInt8], Failure<TransformFailure>> in
+        let result = data.withUnsafeBytes { raw -> Result<Void, Failure<TransformFailure>> in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
             // Binary output of a JSON document of numbers and short strings is about its size;
             // the offset table adds up to a fifth.
             var writer = StreamingBinaryPropertyListWriter(
-                maximumPlaces: limits.maximumValueCount, expectedSize: data.count * 2 + (1 << 20))
+                maximumPlaces: limits.maximumValueCount,
+                expectedSize: pieceSize == .max ? data.count * 2 + (1 << 20) : pieceSize + pieceSize / 2)
+            func hand(_ piece: [UInt8]) throws(Failure<TransformFailure>) {
+                guard !piece.isEmpty else { return }
+                do { try emit(piece) } catch { throw .emitting(error) }
+            }
             do throws(Failure<TransformFailure>) {
-                let root = try parser.stream(into: &writer, stringsUnchanged: stringsUnchanged, transform: transform)
-                return .success(writer.finish(root: root))
+                let root = try parser.stream(into: &writer, stringsUnchanged: stringsUnchanged, transform: transform) {
+                    (writer) throws(Failure<TransformFailure>) in
+                    try hand(writer.takeFinished(minimum: pieceSize))
+                }
+                try hand(writer.finish(root: root))
+                return .success(())
             } catch {
                 return .failure(error)
             }
         }
-        return try result.get()
+        try result.get()
     }
 }
 
@@ -88,10 +116,13 @@ extension JSONParser {
         }
     }
 
-    /// Writes the document's values to `writer`; the root object's number.
+    /// Writes the document's values to `writer`, calling `finished` after each container ends;
+    /// the root object's number.
     mutating func stream<TransformFailure: Error>(
         into writer: inout StreamingBinaryPropertyListWriter, stringsUnchanged: Bool,
-        transform: (StoredValue, () -> String) throws(TransformFailure) -> StoredValue
+        transform: (StoredValue, () -> String) throws(TransformFailure) -> StoredValue,
+        finished: (inout StreamingBinaryPropertyListWriter) throws(JSONToBinaryPropertyList.Failure<TransformFailure>)
+            -> Void
     ) throws(JSONToBinaryPropertyList.Failure<TransformFailure>) -> UInt32 {
         typealias Failure = JSONToBinaryPropertyList.Failure<TransformFailure>
         try Failure.whileReading { () throws(FormatFailure) in try startDocument() } as Void
@@ -171,6 +202,7 @@ extension JSONParser {
                             ? try writer.dictionary(keys: container.keys, values: container.values)
                             : try writer.array(container.values)
                     }
+                    try finished(&writer)
                 }
                 root = completed
                 break
@@ -196,6 +228,7 @@ extension JSONParser {
             switch error {
             case .reading(let failure): throw .reading(failure)
             case .writing(let failure): throw .writing(failure)
+            case .emitting(let failure): throw .emitting(failure)
             }
         }
     }

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// The layout differs from ``BinaryPropertyListWriter``'s canonical one, not the values:
 /// references are 4 bytes wide, the root is the last object, dictionary keys keep the input's
-/// order, and only short strings (keys, mostly) are shared.
+/// order, and only short strings (keys, mostly) are shared. Since references are fixed and
+/// objects never move, what is written is final: ``takeFinished(minimum:)`` hands it on.
 struct StreamingBinaryPropertyListWriter {
     typealias Layout = BinaryPropertyListLayout
     typealias Marker = BinaryPropertyListSpec.Marker
@@ -17,6 +18,8 @@ struct StreamingBinaryPropertyListWriter {
     static let sharedLimit = 1 << 16
 
     private(set) var bytes = BinaryPropertyListSpec.signature
+    /// How many bytes before ``bytes`` were handed on by ``takeFinished(minimum:)``.
+    private var handedOn = 0
     private var offsets: [UInt32] = []
     private var shared = StringTable()
     private var booleans: [UInt32?] = [nil, nil]
@@ -35,11 +38,23 @@ struct StreamingBinaryPropertyListWriter {
 
     /// Starts the next object; its number.
     private mutating func begin() throws(FormatFailure) -> UInt32 {
-        guard bytes.count <= UInt32.max, offsets.count < UInt32.max else {
+        let offset = handedOn + bytes.count
+        guard offset <= UInt32.max, offsets.count < UInt32.max else {
             throw .overLimit("the binary property list would be over 4 GiB, more than this writer's offsets hold")
         }
-        offsets.append(UInt32(bytes.count))
+        offsets.append(UInt32(offset))
         return UInt32(offsets.count - 1)
+    }
+
+    /// The bytes written since the last call, when there are at least `minimum` of them (else
+    /// none): they are final, and the file is every piece taken, in order, then ``finish(root:)``.
+    mutating func takeFinished(minimum: Int) -> [UInt8] {
+        guard bytes.count >= minimum, !bytes.isEmpty else { return [] }
+        var piece: [UInt8] = []
+        piece.reserveCapacity(bytes.count)  // room for the next piece, about as large
+        swap(&piece, &bytes)
+        handedOn += piece.count
+        return piece
     }
 
     mutating func countPlaces(_ count: Int) throws(FormatFailure) {
@@ -116,9 +131,10 @@ struct StreamingBinaryPropertyListWriter {
         return number
     }
 
-    /// Appends the offset table and the trailer, with `root` as the root object; the file.
+    /// Appends the offset table and the trailer, with `root` as the root object; the rest of
+    /// the file (all of it when no piece was taken).
     mutating func finish(root: UInt32) -> [UInt8] {
-        let tableStart = bytes.count
+        let tableStart = handedOn + bytes.count
         let objectCount = offsets.count
         let offsetSize = Layout.width(for: UInt64(tableStart))
         bytes.reserveCapacity(bytes.count + objectCount * offsetSize + BinaryPropertyListSpec.Trailer.size)
