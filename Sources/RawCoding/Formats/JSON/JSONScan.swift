@@ -42,6 +42,15 @@ struct JSONScan {
         @inline(__always) var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: header >> 56)).unsafelyUnwrapped }
         @inline(__always) var length: Int { Int(truncatingIfNeeded: header & 0x00FF_FFFF_FFFF_FFFF) }
 
+        /// The index after this token's value (and after its members), the token being at `index`.
+        @inline(__always)
+        func end(at index: Int) -> Int {
+            switch kind {
+            case .array, .object: return Int(truncatingIfNeeded: payload)
+            default: return index + 1
+            }
+        }
+
         @inline(__always)
         init(_ kind: Kind, offset: Int, length: Int = 0, payload: UInt64 = 0) {
             header = UInt64(kind.rawValue) << 56 | UInt64(truncatingIfNeeded: length)
@@ -345,11 +354,7 @@ struct JSONScan {
                     slot = (slot + 1) & mask
                 }
                 table[slot] = hash
-                let value = tokens[position + 1]
-                switch value.kind {
-                case .array, .object: position = Int(truncatingIfNeeded: value.payload)
-                default: position += 2
-                }
+                position = tokens[position + 1].end(at: position + 1)
             }
             return false
         }
@@ -407,13 +412,7 @@ struct JSONScan {
 
     /// The index after the value whose token is at `index` (and after its members).
     @inline(__always)
-    func after(_ index: Int) -> Int {
-        let token = tokens[index]
-        switch token.kind {
-        case .array, .object: return Int(truncatingIfNeeded: token.payload)
-        default: return index + 1
-        }
-    }
+    func after(_ index: Int) -> Int { tokens[index].end(at: index) }
 
     /// Whether the key token at `index` has exactly the UTF-8 bytes of `key`.
     @inline(__always)
