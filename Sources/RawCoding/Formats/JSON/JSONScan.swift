@@ -229,7 +229,16 @@ struct JSONScan {
         while true {
             while bytes.count - cursor >= 8 {
                 let word = base.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)
-                guard JSONStringBytes.specials(in: word) == 0 else { break }
+                let specials = JSONStringBytes.specials(in: word)
+                if specials != 0 {
+                    // The lowest flagged byte is the first special one (flags above it may be
+                    // false), so the run ends there without a byte loop.
+                    let run = specials.trailingZeroBitCount &>> 3
+                    high |= word & ((1 &<< UInt64(run &<< 3)) &- 1)
+                    cursor &+= run
+                    guard bytes[cursor] == UInt8(ascii: "\"") else { return nil }
+                    return (cursor, high & 0x8080_8080_8080_8080 == 0)
+                }
                 high |= word
                 cursor += 8
             }
