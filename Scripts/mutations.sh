@@ -62,9 +62,16 @@ line: if table[slot] == hash { return true }
 becomes: if false { return true }
 tests: JSONScanDecodingTests
 
-name: JSON scan takes non-ASCII words in strings as ASCII
+name: JSON scan takes non-ASCII text before a string's quote as ASCII
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: private func plainString(from start: Int)
+line: high |= word
+becomes: high |= 0
+tests: JSONScanDecodingTests
+
+name: JSON scan takes non-ASCII words in strings as ASCII
+file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+after: cursor &+= run
 line: high |= word
 becomes: high |= 0
 tests: JSONScanDecodingTests

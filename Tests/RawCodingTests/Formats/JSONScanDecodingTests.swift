@@ -148,15 +148,18 @@ struct JSONScanDecodingTests {
         ]
         for text in texts { Self.compareAll(Data(text.utf8)) }
         // Invalid UTF-8 inside strings and keys, as raw bytes; also where the scan reads eight
-        // bytes at a time (a byte that is not UTF-8 among ASCII, in the first word and later).
+        // bytes at a time (a byte that is not UTF-8 among ASCII, in the first word and later)...
         let ascii: [UInt8] = Array("abcdefgh".utf8)
         let inFirstWord: [UInt8] = Array("[\"abcdefg".utf8) + [0xFF] + ascii + Array("\"]".utf8)
         let inLaterWord: [UInt8] = Array("[\"abcdefghabc".utf8) + [0xC3] + ascii + Array("\"]".utf8)
         let inKey: [UInt8] = Array("{\"".utf8) + [0xFF] + ascii + Array("\":1}".utf8)
+        // ... and in the word that holds the closing quote, of a string and of a key.
+        let beforeQuote: [UInt8] = Array("[\"ab".utf8) + [0xFF] + Array("\",\"abcdefgh\"]".utf8)
+        let beforeKeyQuote: [UInt8] = Array("{\"a".utf8) + [0xC3] + Array("\":1,\"abcdefgh\":2}".utf8)
         let valid: [UInt8] = Array("{\"k\":\"名前é名前é\"}".utf8)
         for bytes: [UInt8] in [
             [0x5B, 0x22, 0xC3, 0x22, 0x5D], [0x7B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x3A, 0x31, 0x7D],
-            inFirstWord, inLaterWord, inKey, valid,
+            inFirstWord, inLaterWord, inKey, beforeQuote, beforeKeyQuote, valid,
         ] {
             Self.compareAll(Data(bytes))
         }
