@@ -7,9 +7,10 @@ import RawCodingStores
 
 // Profiling: swift run -c release RawCodingBenchmarks profile DOCUMENT OPERATION [repeats]
 // repeats one of our operations (json-encode, json-decode, binary-encode, binary-decode,
-// xml-encode, xml-decode) on catalog, canada or twitter, or json-decode on original-canada or
-// original-twitter (the files as their producers wrote them), or json-decode-stored on
-// evolving-records (2,000 StoredDefault & StoredVersioned records), for `perf record`.
+// xml-encode, xml-decode) on catalog, canada or twitter, or json-decode (or replay-floor, the
+// model's calls answered from a tape) on original-canada or original-twitter (the files as
+// their producers wrote them), or json-decode-stored on evolving-records (2,000
+// StoredDefault & StoredVersioned records), for `perf record`.
 
 /// The command line: `[runs] [--originals DIR] [--only GROUP]...`, groups being originals,
 /// engine, stored, stores, catalog, canada and twitter.
@@ -37,13 +38,26 @@ func profile(_ arguments: [String]) throws {
         let bytes = try json.encode(records)
         for _ in 0..<repeats { _ = try json.decodeStored([EvolvingRecord].self, from: bytes) }
     case "original-canada", "original-twitter":
-        guard arguments[1] == "json-decode" else { fail("the original files are profiled with json-decode") }
+        guard arguments[1] == "json-decode" || arguments[1] == "replay-floor" else {
+            fail("the original files are profiled with json-decode or replay-floor")
+        }
         guard let directory = Originals.directory(Options.arguments) else {
             fail("no original files at \(Originals.defaultDirectory); pass --originals DIR")
         }
         let json = JSONCodec(limits: Limits(maximumInputBytes: 64 << 20))
         let isCanada = arguments[0] == "original-canada"
         let bytes = try Originals.bytes(isCanada ? "canada.json" : "twitter.json", in: directory)
+        if arguments[1] == "replay-floor" {
+            let tree = try json.readTree(from: bytes)
+            if isCanada {
+                let tape = try ReplayTape(recording: Canada.self, from: tree)
+                for _ in 0..<repeats { _ = try tape.replay(Canada.self) }
+            } else {
+                let tape = try ReplayTape(recording: Twitter.self, from: tree)
+                for _ in 0..<repeats { _ = try tape.replay(Twitter.self) }
+            }
+            return
+        }
         for _ in 0..<repeats {
             _ = isCanada ? try json.decode(Canada.self, from: bytes) as Any : try json.decode(Twitter.self, from: bytes)
         }
