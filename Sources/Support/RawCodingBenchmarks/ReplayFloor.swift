@@ -36,7 +36,12 @@ struct ReplayTape {
 
     /// `Model` decoded from the tape's answers.
     func replay<Model: Decodable>(_ type: Model.Type) throws -> Model {
-        try text.withUnsafeBufferPointer { text in try Model(from: Replayer(answers: answers, text: text)) }
+        try text.withUnsafeBufferPointer { text in
+            let replayer = Replayer(answers: answers, text: text)
+            let model = try Model(from: replayer)
+            if let mismatch = replayer.firstMismatch { throw mismatch }
+            return model
+        }
     }
 }
 
@@ -93,7 +98,7 @@ private final class Recorder: Decoder {
         return result
     }
 
-    private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol, AnswersNoNesting {
         let recorder: Recorder
         var codingPath: [any CodingKey] { [] }
         var allKeys: [Key] { [] }
@@ -135,21 +140,9 @@ private final class Recorder: Decoder {
         func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
             try Value(from: Recorder(member(key), tape: recorder.tape))
         }
-        func nestedContainer<NestedKey: CodingKey>(
-            keyedBy type: NestedKey.Type, forKey key: Key
-        ) throws -> KeyedDecodingContainer<NestedKey> {
-            throw ReplayTape.Unanswered(description: "a nested keyed container")
-        }
-        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            throw ReplayTape.Unanswered(description: "a nested unkeyed container")
-        }
-        func superDecoder() throws -> any Decoder { throw ReplayTape.Unanswered(description: "a super decoder") }
-        func superDecoder(forKey key: Key) throws -> any Decoder {
-            throw ReplayTape.Unanswered(description: "a super decoder")
-        }
     }
 
-    private struct Unkeyed: UnkeyedDecodingContainer {
+    private struct Unkeyed: UnkeyedDecodingContainer, AnswersNoNesting {
         let elements: [StoredValue]
         let tape: Tape
         var codingPath: [any CodingKey] { [] }
@@ -162,22 +155,10 @@ private final class Recorder: Decoder {
             self.tape = tape
         }
 
-        mutating func decodeNil() throws -> Bool { throw ReplayTape.Unanswered(description: "decodeNil in an array") }
         mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
             guard currentIndex < elements.count else { throw ReplayTape.Unanswered(description: "past an array") }
             currentIndex += 1
             return try Value(from: Recorder(elements[currentIndex - 1], tape: tape))
-        }
-        mutating func nestedContainer<NestedKey: CodingKey>(
-            keyedBy type: NestedKey.Type
-        ) throws -> KeyedDecodingContainer<NestedKey> {
-            throw ReplayTape.Unanswered(description: "a nested keyed container")
-        }
-        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-            throw ReplayTape.Unanswered(description: "a nested unkeyed container")
-        }
-        mutating func superDecoder() throws -> any Decoder {
-            throw ReplayTape.Unanswered(description: "a super decoder")
         }
     }
 
@@ -205,6 +186,8 @@ private final class Replayer: Decoder {
     let answers: [ReplayTape.Answer]
     let text: UnsafeBufferPointer<UInt8>
     var next = 0
+    /// The first mismatch a call that cannot throw met.
+    var firstMismatch: (any Error)?
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -270,11 +253,19 @@ private final class Replayer: Decoder {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(replayer: self) }
 
-    private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol, AnswersNoNesting {
         let replayer: Replayer
         var codingPath: [any CodingKey] { [] }
         var allKeys: [Key] { [] }
-        func contains(_ key: Key) -> Bool { (try? replayer.flag()) ?? false }
+        /// `contains` cannot throw: a mismatch is kept and thrown when the replay ends.
+        func contains(_ key: Key) -> Bool {
+            do {
+                return try replayer.flag()
+            } catch {
+                replayer.firstMismatch = replayer.firstMismatch ?? error
+                return false
+            }
+        }
         func decodeNil(forKey key: Key) throws -> Bool { try replayer.flag() }
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try replayer.bool() }
         func decode(_ type: String.Type, forKey key: Key) throws -> String { try replayer.string() }
@@ -284,21 +275,9 @@ private final class Replayer: Decoder {
         func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
             try Value(from: replayer)
         }
-        func nestedContainer<NestedKey: CodingKey>(
-            keyedBy type: NestedKey.Type, forKey key: Key
-        ) throws -> KeyedDecodingContainer<NestedKey> {
-            throw ReplayTape.Unanswered(description: "a nested keyed container")
-        }
-        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            throw ReplayTape.Unanswered(description: "a nested unkeyed container")
-        }
-        func superDecoder() throws -> any Decoder { throw ReplayTape.Unanswered(description: "a super decoder") }
-        func superDecoder(forKey key: Key) throws -> any Decoder {
-            throw ReplayTape.Unanswered(description: "a super decoder")
-        }
     }
 
-    private struct Unkeyed: UnkeyedDecodingContainer {
+    private struct Unkeyed: UnkeyedDecodingContainer, AnswersNoNesting {
         let replayer: Replayer
         let elementCount: Int
         var codingPath: [any CodingKey] { [] }
@@ -311,21 +290,9 @@ private final class Replayer: Decoder {
             self.elementCount = elementCount
         }
 
-        mutating func decodeNil() throws -> Bool { throw ReplayTape.Unanswered(description: "decodeNil in an array") }
         mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
             currentIndex += 1
             return try Value(from: replayer)
-        }
-        mutating func nestedContainer<NestedKey: CodingKey>(
-            keyedBy type: NestedKey.Type
-        ) throws -> KeyedDecodingContainer<NestedKey> {
-            throw ReplayTape.Unanswered(description: "a nested keyed container")
-        }
-        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-            throw ReplayTape.Unanswered(description: "a nested unkeyed container")
-        }
-        mutating func superDecoder() throws -> any Decoder {
-            throw ReplayTape.Unanswered(description: "a super decoder")
         }
     }
 
@@ -342,4 +309,38 @@ private final class Replayer: Decoder {
             throw ReplayTape.Unanswered(description: "a single \(Value.self)")
         }
     }
+}
+
+// MARK: Calls no benchmark model makes
+
+/// The recorder's and the replayer's containers: nested containers, super decoders and nulls
+/// in arrays are calls the benchmark models never make, so they are errors.
+private protocol AnswersNoNesting {}
+
+extension KeyedDecodingContainerProtocol where Self: AnswersNoNesting {
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        throw ReplayTape.Unanswered(description: "a nested keyed container")
+    }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw ReplayTape.Unanswered(description: "a nested unkeyed container")
+    }
+    func superDecoder() throws -> any Decoder { throw ReplayTape.Unanswered(description: "a super decoder") }
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        throw ReplayTape.Unanswered(description: "a super decoder")
+    }
+}
+
+extension UnkeyedDecodingContainer where Self: AnswersNoNesting {
+    mutating func decodeNil() throws -> Bool { throw ReplayTape.Unanswered(description: "decodeNil in an array") }
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        throw ReplayTape.Unanswered(description: "a nested keyed container")
+    }
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw ReplayTape.Unanswered(description: "a nested unkeyed container")
+    }
+    mutating func superDecoder() throws -> any Decoder { throw ReplayTape.Unanswered(description: "a super decoder") }
 }
