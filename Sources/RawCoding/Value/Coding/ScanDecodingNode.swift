@@ -35,6 +35,9 @@ final class ScanDecodingContext {
 /// and bytes by their strategies, decimals, URLs, a `StoredValue`, every failure) is handed to a
 /// ``DecodingNode`` at the same coding path and depth, over the value read from the same bytes,
 /// so that rules and messages live in one place.
+///
+/// The coding path step of a value is passed as an autoclosure: the key is boxed into a
+/// ``CodingPathStep`` only when a failure or a child decoder needs it, not for every value.
 final class ScanDecodingNode: Decoder, CodingPathNode {
     let context: ScanDecodingContext
     let parent: ScanDecodingNode?
@@ -115,9 +118,9 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
     /// A decoder for the value at `token`, within the nesting limits.
-    func child(_ token: Int, step: CodingPathStep?) throws -> ScanDecodingNode {
-        try context.tree.checkNesting(below: depth) { path(adding: step) }
-        return ScanDecodingNode(context: context, parent: self, step: step, token: token)
+    func child(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> ScanDecodingNode {
+        try context.tree.checkNesting(below: depth) { path(adding: step()) }
+        return ScanDecodingNode(context: context, parent: self, step: step(), token: token)
     }
 
     // MARK: Values
@@ -125,17 +128,18 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
     @inline(__always)
     func isNull(_ token: Int) -> Bool { context.scan.tokens[token].kind == .null }
 
-    func unboxBool(_ token: Int, step: CodingPathStep?) throws -> Bool {
+    func unboxBool(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> Bool {
         switch context.scan.tokens[token].kind {
         case .true: return true
         case .false: return false
-        default: return try unboxedByTree(token, step: step) { node, value in try node.unboxBool(value, step: step) }
+        default:
+            return try unboxedByTree(token, step: step()) { node, value in try node.unboxBool(value, step: step()) }
         }
     }
 
-    func unboxString(_ token: Int, step: CodingPathStep?) throws -> String {
+    func unboxString(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> String {
         if let string = context.scan.string(at: token) { return string }
-        return try unboxedByTree(token, step: step) { node, value in try node.unboxString(value, step: step) }
+        return try unboxedByTree(token, step: step()) { node, value in try node.unboxString(value, step: step()) }
     }
 
     /// The `Double` of a number the scan converted; `nil` for anything else.
@@ -149,76 +153,83 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
         }
     }
 
-    func unboxDouble(_ token: Int, step: CodingPathStep?) throws -> Double {
+    func unboxDouble(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> Double {
         if let double = fastDouble(token) { return double }
-        return try unboxedByTree(token, step: step) { node, value in try node.unboxDouble(value, step: step) }
+        return try unboxedByTree(token, step: step()) { node, value in try node.unboxDouble(value, step: step()) }
     }
 
-    func unboxFloat(_ token: Int, step: CodingPathStep?) throws -> Float {
+    func unboxFloat(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> Float {
         if let double = fastDouble(token), !double.isFinite || Float(double).isFinite { return Float(double) }
-        return try unboxedByTree(token, step: step) { node, value in try node.unboxFloat(value, step: step) }
+        return try unboxedByTree(token, step: step()) { node, value in try node.unboxFloat(value, step: step()) }
     }
 
-    func unboxInteger<Integer: FixedWidthInteger>(_ token: Int, as type: Integer.Type, step: CodingPathStep?) throws
-        -> Integer
-    {
+    func unboxInteger<Integer: FixedWidthInteger>(
+        _ token: Int, as type: Integer.Type, step: @autoclosure () -> CodingPathStep?
+    ) throws -> Integer {
         let entry = context.scan.tokens[token]
         if entry.kind == .integer, let value = Integer(exactly: Int64(bitPattern: entry.payload)) { return value }
-        return try unboxedByTree(token, step: step) { node, value in try node.unboxInteger(value, as: type, step: step)
+        return try unboxedByTree(token, step: step()) { node, value in
+            try node.unboxInteger(value, as: type, step: step())
         }
     }
 
-    func unbox<Value: Decodable>(_ token: Int, as type: Value.Type, step: CodingPathStep?) throws -> Value {
-        if Value.self == String.self { return unsafeBitCast(try unboxString(token, step: step), to: Value.self) }
+    func unbox<Value: Decodable>(_ token: Int, as type: Value.Type, step: @autoclosure () -> CodingPathStep?) throws
+        -> Value
+    {
+        if Value.self == String.self { return unsafeBitCast(try unboxString(token, step: step()), to: Value.self) }
         if Value.self == Int.self {
-            return unsafeBitCast(try unboxInteger(token, as: Int.self, step: step), to: Value.self)
+            return unsafeBitCast(try unboxInteger(token, as: Int.self, step: step()), to: Value.self)
         }
-        if Value.self == Double.self { return unsafeBitCast(try unboxDouble(token, step: step), to: Value.self) }
-        if Value.self == Bool.self { return unsafeBitCast(try unboxBool(token, step: step), to: Value.self) }
+        if Value.self == Double.self { return unsafeBitCast(try unboxDouble(token, step: step()), to: Value.self) }
+        if Value.self == Bool.self { return unsafeBitCast(try unboxBool(token, step: step()), to: Value.self) }
         if Value.self == Int64.self {
-            return unsafeBitCast(try unboxInteger(token, as: Int64.self, step: step), to: Value.self)
+            return unsafeBitCast(try unboxInteger(token, as: Int64.self, step: step()), to: Value.self)
         }
         if Value.self == UInt64.self {
-            return unsafeBitCast(try unboxInteger(token, as: UInt64.self, step: step), to: Value.self)
+            return unsafeBitCast(try unboxInteger(token, as: UInt64.self, step: step()), to: Value.self)
         }
         if Value.self == UInt.self {
-            return unsafeBitCast(try unboxInteger(token, as: UInt.self, step: step), to: Value.self)
+            return unsafeBitCast(try unboxInteger(token, as: UInt.self, step: step()), to: Value.self)
         }
         if Value.self == Int32.self {
-            return unsafeBitCast(try unboxInteger(token, as: Int32.self, step: step), to: Value.self)
+            return unsafeBitCast(try unboxInteger(token, as: Int32.self, step: step()), to: Value.self)
         }
         if Value.self == UInt32.self {
-            return unsafeBitCast(try unboxInteger(token, as: UInt32.self, step: step), to: Value.self)
+            return unsafeBitCast(try unboxInteger(token, as: UInt32.self, step: step()), to: Value.self)
         }
         if Value.self == Int16.self {
-            return unsafeBitCast(try unboxInteger(token, as: Int16.self, step: step), to: Value.self)
+            return unsafeBitCast(try unboxInteger(token, as: Int16.self, step: step()), to: Value.self)
         }
         if Value.self == UInt16.self {
-            return unsafeBitCast(try unboxInteger(token, as: UInt16.self, step: step), to: Value.self)
+            return unsafeBitCast(try unboxInteger(token, as: UInt16.self, step: step()), to: Value.self)
         }
         if Value.self == Int8.self {
-            return unsafeBitCast(try unboxInteger(token, as: Int8.self, step: step), to: Value.self)
+            return unsafeBitCast(try unboxInteger(token, as: Int8.self, step: step()), to: Value.self)
         }
         if Value.self == UInt8.self {
-            return unsafeBitCast(try unboxInteger(token, as: UInt8.self, step: step), to: Value.self)
+            return unsafeBitCast(try unboxInteger(token, as: UInt8.self, step: step()), to: Value.self)
         }
-        if Value.self == Float.self { return unsafeBitCast(try unboxFloat(token, step: step), to: Value.self) }
+        if Value.self == Float.self { return unsafeBitCast(try unboxFloat(token, step: step()), to: Value.self) }
         if Value.self == [Double].self {
-            return unsafeBitCast(try unboxArray(token, step: step) { $0.unboxDouble }, to: Value.self)
+            return unsafeBitCast(
+                try unboxArray(token, step: step()) { try $0.unboxDouble($1, step: .index($2)) }, to: Value.self)
         }
         if Value.self == [String].self {
-            return unsafeBitCast(try unboxArray(token, step: step) { $0.unboxString }, to: Value.self)
+            return unsafeBitCast(
+                try unboxArray(token, step: step()) { try $0.unboxString($1, step: .index($2)) }, to: Value.self)
         }
         if Value.self == [Int].self {
             return unsafeBitCast(
-                try unboxArray(token, step: step) { node in { try node.unboxInteger($0, as: Int.self, step: $1) } },
+                try unboxArray(token, step: step()) { try $0.unboxInteger($1, as: Int.self, step: .index($2)) },
                 to: Value.self)
         }
         if Value.self == [Float].self {
-            return unsafeBitCast(try unboxArray(token, step: step) { $0.unboxFloat }, to: Value.self)
+            return unsafeBitCast(
+                try unboxArray(token, step: step()) { try $0.unboxFloat($1, step: .index($2)) }, to: Value.self)
         }
         if Value.self == [Bool].self {
-            return unsafeBitCast(try unboxArray(token, step: step) { $0.unboxBool }, to: Value.self)
+            return unsafeBitCast(
+                try unboxArray(token, step: step()) { try $0.unboxBool($1, step: .index($2)) }, to: Value.self)
         }
         if Value.self == Date.self, case .secondsSinceReferenceDate = context.tree.options.dates,
             let seconds = fastDouble(token)
@@ -229,31 +240,32 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
             || Value.self == StoredValue.self || Value.self == StoredDictionary.self
         {
             // Their rules (strategies, kinds of number, the tree as held) are the tree decoder's.
-            return try unboxedByTree(token, step: step) { node, value in try node.unbox(value, as: type, step: step) }
+            return try unboxedByTree(token, step: step()) { node, value in try node.unbox(value, as: type, step: step())
+            }
         }
-        return try Value(from: child(token, step: step))
+        return try Value(from: child(token, step: step()))
     }
 }
 
 extension ScanDecodingNode {
     /// An array of a primitive, as `Array.init(from:)` decodes it (a child decoder, its unkeyed
-    /// container, each element at its index), without the generic calls for each element.
+    /// container, each element at its index), without the generic calls for each element:
+    /// `element` decodes the token at its index with the array's decoder.
     func unboxArray<Element>(
-        _ token: Int, step: CodingPathStep?,
-        _ element: (ScanDecodingNode) -> (Int, CodingPathStep?) throws -> Element
+        _ token: Int, step: @autoclosure () -> CodingPathStep?,
+        _ element: (ScanDecodingNode, Int, Int) throws -> Element
     ) throws -> [Element] {
-        let node = try child(token, step: step)
+        let node = try child(token, step: step())
         let entry = context.scan.tokens[token]
         guard entry.kind == .array else {
             _ = try node.unkeyedContainer()
             return []
         }
-        let decode = element(node)
         var elements: [Element] = []
         elements.reserveCapacity(entry.length)
         var position = token + 1
         for index in 0..<entry.length {
-            elements.append(try decode(position, .index(index)))
+            elements.append(try element(node, position, index))
             position = context.scan.after(position)
         }
         return elements
@@ -489,10 +501,16 @@ struct ScanUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(node.unboxBool) }
-    mutating func decode(_ type: String.Type) throws -> String { try next(node.unboxString) }
-    mutating func decode(_ type: Double.Type) throws -> Double { try next(node.unboxDouble) }
-    mutating func decode(_ type: Float.Type) throws -> Float { try next(node.unboxFloat) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next { [node] in try node.unboxBool($0, step: $1) } }
+    mutating func decode(_ type: String.Type) throws -> String {
+        try next { [node] in try node.unboxString($0, step: $1) }
+    }
+    mutating func decode(_ type: Double.Type) throws -> Double {
+        try next { [node] in try node.unboxDouble($0, step: $1) }
+    }
+    mutating func decode(_ type: Float.Type) throws -> Float {
+        try next { [node] in try node.unboxFloat($0, step: $1) }
+    }
     mutating func decode(_ type: Int.Type) throws -> Int { try decode(wide: type) }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try decode(wide: type) }
     mutating func decode(_ type: Int16.Type) throws -> Int16 { try decode(wide: type) }
