@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RawCodingStores", targets: ["RawCodingStores"]),
         .library(name: "RawCodingStoresApple", targets: ["RawCodingStoresApple"]),
         .library(name: "RawCodingTesting", targets: ["RawCodingTesting"]),
+        .library(name: "RawCodingSQLite", targets: ["RawCodingSQLite"]),
         .executable(name: "rawcoding", targets: ["rawcoding"]),
     ],
     targets: [
@@ -21,6 +22,14 @@ let package = Package(
         // compiled on the Linux machines that build and test this package, so kept thin, in its
         // own product, where a mistake cannot break RawCoding or RawCodingStores.
         .target(name: "RawCodingStoresApple", dependencies: ["RawCoding", "RawCodingStores"]),
+        // A store in one SQLite database file. Apple SDKs ship SQLite as the `SQLite3` module;
+        // elsewhere it is the system library (`libsqlite3-dev`), only compiled for this product.
+        .target(
+            name: "RawCodingSQLite",
+            dependencies: [
+                "RawCoding", "RawCodingStores", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Fixture round-trip checks for Swift Testing and XCTest (both ship with the toolchain).
         .target(name: "RawCodingTesting", dependencies: ["RawCoding"]),
         // The command-line tool's logic, testable in process; `rawcoding` is its thin `main`.
@@ -65,9 +74,10 @@ let package = Package(
             name: "StackProbe",
             dependencies: ["RawCoding", "RawCodingStores", "RawCodingCommandLine", "RawCodingFuzzTargets"],
             path: "Tests/Helpers/StackProbe"),
-        // The second process of the FileStore tests (kills, cross-process updates).
+        // The second process of the FileStore and SQLiteStore tests (kills, cross-process updates).
         .executableTarget(
-            name: "StoreProbe", dependencies: ["RawCoding", "RawCodingStores"], path: "Tests/Helpers/StoreProbe"),
+            name: "StoreProbe", dependencies: ["RawCoding", "RawCodingStores", "RawCodingSQLite"],
+            path: "Tests/Helpers/StoreProbe"),
 
         // MARK: Tests (`Tests/`)
         .testTarget(
@@ -80,8 +90,8 @@ let package = Package(
         .testTarget(
             name: "RawCodingStoresTests",
             dependencies: [
-                "RawCoding", "RawCodingStores", "StoreProbe", "SettingsFormExample", "DefaultsDictionaryExample",
-                "CloudSettingExample",
+                "RawCoding", "RawCodingStores", "RawCodingSQLite", "StoreProbe", "SettingsFormExample",
+                "DefaultsDictionaryExample", "CloudSettingExample",
             ]
         ),
         // Uses only the public API, as another store's package would: its own store, checked by
@@ -94,7 +104,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings

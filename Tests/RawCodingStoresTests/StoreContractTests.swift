@@ -1,11 +1,13 @@
 import Foundation
 import RawCoding
+import RawCodingSQLite
 import RawCodingStores
 import Testing
 
 /// The adapters of this package, each on a fresh storage, as the contract wants them.
 enum Adapter: String, CaseIterable, CustomTestStringConvertible {
-    case inMemory, inMemoryWithCloudLimits, userDefaults, fileJSON, fileBinaryPropertyList
+    case inMemory, inMemoryWithCloudLimits, userDefaults, fileJSON, fileBinaryPropertyList, sqliteJSON
+    case sqliteBinaryPropertyList
 
     var testDescription: String { rawValue }
 
@@ -32,6 +34,15 @@ enum Adapter: String, CaseIterable, CustomTestStringConvertible {
                 try FileStore(directory: directory.url, codec: codec),
                 try FileStore(directory: directory.url, codec: codec),
                 try FileStore(directory: directory.url, codec: otherCodec))
+        case .sqliteJSON, .sqliteBinaryPropertyList:
+            let directory = try TemporaryDirectory()
+            let path = directory.url.appendingPathComponent("store.sqlite").path
+            let codec: any Codec = self == .sqliteJSON ? .json : .propertyList(.binary)
+            let otherCodec: any Codec = self == .sqliteJSON ? .propertyList(.binary) : .json
+            return try await body(
+                try SQLiteStore(path: path, table: "settings", codec: codec),
+                try SQLiteStore(path: path, table: "settings", codec: codec),
+                try SQLiteStore(path: path, table: "settings", codec: otherCodec))
         }
     }
 }

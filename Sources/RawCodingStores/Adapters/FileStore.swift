@@ -154,12 +154,7 @@ public final class FileStore: KeyValueStore {
 
     /// The bytes of `value`'s file, refusing `null` at the top level.
     func fileData(_ value: StoredValue, key: String) throws(RawCodingError) -> Data {
-        if value.isNull {
-            throw RawCodingError(
-                kind: .encodingFailed, typeName: String(describing: FileStore.self),
-                codingPath: [StoredCodingKey(stringValue: key)],
-                reason: "a store cannot hold null at the top level; remove the key instead")
-        }
+        if value.isNull { throw .nullAtTopLevel(in: FileStore.self, key: key) }
         do throws(RawCodingError) {
             return try codec.writeTree(value)
         } catch {

@@ -84,11 +84,7 @@ public final class InMemoryStore: KeyValueStore {
 
     /// Refuses what the store's limits or the tree's form do not allow; the value's size.
     private func checked(_ value: StoredValue, key: String, sizes: [String: Int]) throws(RawCodingError) -> Int {
-        if value.isNull {
-            throw RawCodingError(
-                kind: .encodingFailed, typeName: "InMemoryStore", codingPath: [StoredCodingKey(stringValue: key)],
-                reason: "a store cannot hold null at the top level; remove the key instead")
-        }
+        if value.isNull { throw .nullAtTopLevel(in: InMemoryStore.self, key: key) }
         guard storage.limits != .unlimited else { return 0 }
         let size: Int
         do throws(RawCodingError) {

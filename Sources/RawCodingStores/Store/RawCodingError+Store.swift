@@ -3,13 +3,21 @@ import RawCoding
 
 extension RawCodingError {
     /// A storage failure in `store` at `key`.
-    static func storage(
+    package static func storage(
         _ reason: String, in store: Any.Type, key: String?, underlying: (any Error)? = nil
     ) -> RawCodingError {
         RawCodingError(
             kind: .storageFailed, typeName: String(describing: store),
             codingPath: key.map { [StoredCodingKey(stringValue: $0)] } ?? [], reason: reason,
             underlyingError: underlying)
+    }
+
+    /// The refusal of `null` as the whole value under `key` in `store`: a store holds values,
+    /// and a removal is how a key stops holding one.
+    package static func nullAtTopLevel(in store: Any.Type, key: String) -> RawCodingError {
+        RawCodingError(
+            kind: .encodingFailed, typeName: String(describing: store), codingPath: [StoredCodingKey(stringValue: key)],
+            reason: "a store cannot hold null at the top level; remove the key instead")
     }
 
     /// This error with `key` in front of its coding path, naming what was stored there: what a
