@@ -641,6 +641,41 @@ after: private func persist(_ key: String)
 line: guard defaults.synchronize() else {
 becomes: guard true else {
 tests: ExampleTests
+
+name: SQLiteStore update reads before taking the write lock
+file: Sources/RawCodingSQLite/SQLiteConnection.swift
+after: func inWriteTransaction<Result>(
+line: try execute("BEGIN IMMEDIATE", key: key)
+becomes: try execute("BEGIN DEFERRED", key: key)
+tests: StoreProcessTests
+
+name: SQLiteStore keeps canonically equal keys apart
+file: Sources/RawCodingSQLite/SQLiteStore.swift
+after: private static func rowKey(
+line: key.precomposedStringWithCanonicalMapping
+becomes: key
+tests: adapterMeetsTheContract
+
+name: SQLiteStore leaves statements on a row
+file: Sources/RawCodingSQLite/SQLiteConnection.swift
+after: func run<Result>(
+line: sqlite3_reset(handle)
+becomes: _ = handle
+tests: adapterMeetsTheContract
+
+name: SQLiteStore does not roll back a failed update
+file: Sources/RawCodingSQLite/SQLiteConnection.swift
+after: func inWriteTransaction<Result>(
+line: if sqlite3_get_autocommit(handle) == 0 {
+becomes: if false {
+tests: adapterMeetsTheContract
+
+name: SQLiteStore watcher reports no outside change
+file: Sources/RawCodingSQLite/SQLiteWatcher.swift
+after: private func poll(
+line: for key in changed { broadcaster.send(forKey: key, from: nil) }
+becomes: _ = changed
+tests: StoreProcessTests
 LIST
 )
 

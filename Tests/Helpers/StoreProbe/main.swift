@@ -1,7 +1,9 @@
-// Not a product: a second process for the FileStore tests (crash safety, cross-process
-// updates and change detection). Each command prints one line when it is done.
+// Not a product: a second process for the FileStore and SQLiteStore tests (crash safety,
+// cross-process updates and change detection). Each command prints one line when it is done.
+// DIR is a FileStore's directory, or `sqlite:PATH` for an SQLiteStore's database file.
 import Foundation
 import RawCoding
+import RawCodingSQLite
 import RawCodingStores
 
 /// One of the successive values `write-sequence` stores; its text is derived from its index,
@@ -36,10 +38,11 @@ if arguments[0] == "defaults-read", arguments.count == 3 {
     }
     exit(0)
 }
-let directory = URL(fileURLWithPath: arguments[1])
-
 do {
-    let store = try FileStore(directory: directory)
+    let store: any KeyValueStore =
+        arguments[1].hasPrefix("sqlite:")
+        ? try SQLiteStore(path: String(arguments[1].dropFirst("sqlite:".count)))
+        : try FileStore(directory: URL(fileURLWithPath: arguments[1]))
     switch arguments[0] {
     case "write-sequence" where arguments.count == 4:
         guard let first = Int(arguments[2]), let count = Int(arguments[3]) else { fail("FIRST and COUNT are numbers") }

@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import RawCoding
+import RawCodingSQLite
 import RawCodingStores
 import Testing
 
@@ -15,7 +16,30 @@ struct SequenceEntry: Codable, Equatable {
     }
 }
 
-@Suite("FileStore across processes: kills, concurrent updates, change detection", .serialized)
+/// The stores that processes share: a directory of files, an SQLite database file.
+enum SharedStorage: String, CaseIterable, CustomTestStringConvertible {
+    case files, sqlite
+
+    var testDescription: String { rawValue }
+
+    /// A store on the storage in `directory`.
+    func store(_ directory: TemporaryDirectory) throws -> any KeyValueStore {
+        switch self {
+        case .files: try FileStore(directory: directory.url)
+        case .sqlite: try SQLiteStore(path: directory.url.appendingPathComponent("store.sqlite").path)
+        }
+    }
+
+    /// How `StoreProbe` names the same storage.
+    func probeArgument(_ directory: TemporaryDirectory) -> String {
+        switch self {
+        case .files: directory.url.path
+        case .sqlite: "sqlite:" + directory.url.appendingPathComponent("store.sqlite").path
+        }
+    }
+}
+
+@Suite("Stores across processes: kills, concurrent updates, change detection", .serialized)
 struct FileStoreProcessTests {
     @Test func survivesTwentyKillsMidWrite() throws {
         let directory = try TemporaryDirectory()
@@ -52,20 +76,51 @@ struct FileStoreProcessTests {
         #expect(killedWithTemporaryFile > 0)
     }
 
-    @Test func twoProcessesOfFourThreadsLoseNoIncrement() throws {
+    @Test func sqliteSurvivesTwentyKillsMidWrite() throws {
         let directory = try TemporaryDirectory()
-        let probes = try (0..<2).map { _ in try Probe(["increment", directory.url.path, "4", "500"]) }
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<20 {
+            let first = round * 10_000
+            let probe = try Probe(["write-sequence", SharedStorage.sqlite.probeArgument(directory), "\(first)", "10000"])
+            // Wait for the child's first write of this round, then kill it a random moment later.
+            let watcher = try SharedStorage.sqlite.store(directory)
+            let start = Date()
+            while try watcher.value(SequenceEntry.self, forKey: "entry")?.index ?? -1 < first {
+                try #require(Date().timeIntervalSince(start) < 60, "round \(round): the child never wrote")
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            Thread.sleep(forTimeInterval: Double.random(in: 0.0...0.3, using: &generator))
+            // Committed, so acknowledged: what another connection reads.
+            let acknowledged = try #require(try watcher.value(SequenceEntry.self, forKey: "entry")).index
+            let ended = probe.kill()
+            #expect(ended.reason == .uncaughtSignal, "round \(round): the child finished before the kill")
+
+            let reopened = try SharedStorage.sqlite.store(directory)
+            let entry = try #require(try reopened.value(SequenceEntry.self, forKey: "entry"))
+            #expect(entry == SequenceEntry(index: entry.index), "round \(round): a torn value for \(entry.index)")
+            #expect(
+                entry.index >= acknowledged && entry.index < first + 10_000,
+                "round \(round): index \(entry.index), \(acknowledged) was acknowledged")
+        }
+    }
+
+    @Test(arguments: SharedStorage.allCases)
+    func twoProcessesOfFourThreadsLoseNoIncrement(_ storage: SharedStorage) throws {
+        let directory = try TemporaryDirectory()
+        let argument = storage.probeArgument(directory)
+        let probes = try (0..<2).map { _ in try Probe(["increment", argument, "4", "500"]) }
         for probe in probes {
             let result = probe.finish()
             #expect(result.status == 0 && result.output.contains("incremented 2000"), "\(result.output)")
         }
-        let counter = try FileStore(directory: directory.url).value(Int.self, forKey: "counter")
+        let counter = try storage.store(directory).value(Int.self, forKey: "counter")
         #expect(counter == 4_000)
     }
 
-    @Test func observationFiresWhenAnotherProcessWrites() throws {
+    @Test(arguments: SharedStorage.allCases)
+    func observationFiresWhenAnotherProcessWrites(_ storage: SharedStorage) throws {
         let directory = try TemporaryDirectory()
-        let model = CounterModel(store: try FileStore(directory: directory.url))
+        let model = CounterModel(store: try storage.store(directory))
         #expect(model.count == 0)
         let fired = Locked(Date?.none)
         withObservationTracking {
@@ -73,7 +128,7 @@ struct FileStoreProcessTests {
         } onChange: {
             fired.withLock { $0 = Date() }
         }
-        let result = try Probe(["set", directory.url.path, "count", "41"]).finish()
+        let result = try Probe(["set", storage.probeArgument(directory), "count", "41"]).finish()
         let written = Date()
         try #require(result.status == 0, "\(result.output)")
         while fired.withLock({ $0 }) == nil, Date().timeIntervalSince(written) < 1 {
@@ -86,9 +141,10 @@ struct FileStoreProcessTests {
         #expect(model.count == 41)
     }
 
-    @Test func streamDeliversAnotherProcessWrite() async throws {
+    @Test(arguments: SharedStorage.allCases)
+    func streamDeliversAnotherProcessWrite(_ storage: SharedStorage) async throws {
         let directory = try TemporaryDirectory()
-        let store = try FileStore(directory: directory.url)
+        let store = try storage.store(directory)
         let received = Locked<[Int]>([])
         let consumer = Task {
             for await value in store.values(Int.self, forKey: "count", defaultValue: 0) {
@@ -97,7 +153,7 @@ struct FileStoreProcessTests {
         }
         defer { consumer.cancel() }
         while received.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
-        let result = try Probe(["set", directory.url.path, "count", "7"]).finish()
+        let result = try Probe(["set", storage.probeArgument(directory), "count", "7"]).finish()
         try #require(result.status == 0, "\(result.output)")
         // The one-second bound is the observation test's; here, only that the value arrives.
         let deadline = ContinuousClock.now + .seconds(10)
