@@ -92,6 +92,7 @@ let package = Package(
             dependencies: [
                 "RawCoding", "RawCodingStores", "RawCodingSQLite", "StoreProbe", "SettingsFormExample",
                 "DefaultsDictionaryExample", "CloudSettingExample",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]
         ),
         // Uses only the public API, as another store's package would: its own store, checked by

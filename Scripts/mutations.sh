@@ -668,7 +668,7 @@ file: Sources/RawCodingSQLite/SQLiteConnection.swift
 after: func inWriteTransaction<Result>(
 line: if sqlite3_get_autocommit(handle) == 0 {
 becomes: if false {
-tests: adapterMeetsTheContract
+tests: SQLiteStoreTests
 
 name: SQLiteStore watcher reports no outside change
 file: Sources/RawCodingSQLite/SQLiteWatcher.swift

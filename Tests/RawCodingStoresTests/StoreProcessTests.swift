@@ -81,7 +81,9 @@ struct FileStoreProcessTests {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<20 {
             let first = round * 10_000
-            let probe = try Probe(["write-sequence", SharedStorage.sqlite.probeArgument(directory), "\(first)", "10000"])
+            let probe = try Probe([
+                "write-sequence", SharedStorage.sqlite.probeArgument(directory), "\(first)", "10000",
+            ])
             // Wait for the child's first write of this round, then kill it a random moment later.
             let watcher = try SharedStorage.sqlite.store(directory)
             let start = Date()
