@@ -52,7 +52,11 @@ let package = Package(
         // MARK: Support (`Sources/Support/`, not products)
         // Timings against Foundation in the same run (`swift run -c release RawCodingBenchmarks`).
         .executableTarget(
-            name: "RawCodingBenchmarks", dependencies: ["RawCoding", "RawCodingStores"],
+            name: "RawCodingBenchmarks",
+            dependencies: [
+                "RawCoding", "RawCodingStores", "RawCodingSQLite",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ],
             path: "Sources/Support/RawCodingBenchmarks"),
         // The fuzz targets, compiled with the library into a libFuzzer binary by
         // `Scripts/fuzz.sh`, and replayed on the kept findings by `FuzzRegressionTests`.

@@ -114,7 +114,15 @@ final class SQLiteConnection: @unchecked Sendable {
         let key: String?
 
         func bind(_ text: String, at index: Int32) throws(RawCodingError) {
-            try bind(Data(text.utf8), asText: true, at: index)
+            var text = text
+            let code = text.withUTF8 { bytes in
+                // An empty buffer may have no address, which SQLite would bind as NULL.
+                guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, transient) }
+                return sqlite3_bind_text(
+                    handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                    transient)
+            }
+            try check(code, binding: index)
         }
 
         func bind(_ value: Int64, at index: Int32) throws(RawCodingError) {

@@ -14,7 +14,7 @@ import RawCodingStores
 ///   (JSON as text, so SQL's JSON functions read it, as in
 ///   `SELECT json_extract(value, '$.theme') FROM settings WHERE key = 'display'`; a property
 ///   list as a blob), and a change tag, a random number each write gives the row. Stores with
-///   different codecs on one table each see only their own rows, as ``FileStore``s with two
+///   different codecs on one table each see only their own rows, as `FileStore`s with two
 ///   codecs in one directory do.
 /// - The database runs in WAL mode, with `synchronous = FULL`: a write that returned is on the
 ///   disk, and a process killed at any moment leaves the value before or after its write.
@@ -29,7 +29,7 @@ import RawCodingStores
 ///
 /// Every SQLite error is a `RawCodingError` of kind `.storageFailed` with SQLite's message and
 /// the key. The calls block the calling thread while SQLite works (and while it waits for a
-/// lock), as a ``FileStore``'s do; the store's own watching runs on a thread of its own.
+/// lock), as a `FileStore`'s do; the store's own watching runs on a thread of its own.
 public final class SQLiteStore: KeyValueStore {
     /// How often, in seconds, the watcher looks for other processes' commits while someone
     /// observes.
@@ -281,53 +281,58 @@ public final class SQLiteStore: KeyValueStore {
 
     /// The key as a row holds it: in its composed Unicode form (NFC), so keys Swift finds equal
     /// (an "é" typed as e + U+0301, and the precomposed one) are one row.
-    private static func rowKey(_ key: String) -> String { key.precomposedStringWithCanonicalMapping }
+    private static func rowKey(_ key: String) -> String {
+        // ASCII text is its own composed form; normalizing is the costly part of a short read.
+        key.utf8.allSatisfy { $0 < 0x80 } ? key : key.precomposedStringWithCanonicalMapping
+    }
 
     private static func date(_ milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
     }
 }
 
-/// The SQL of a store's tables, with their names quoted.
+/// The SQL of a store's tables, with their names quoted; made once, since a statement is
+/// looked up by its text.
 struct SQLiteTableNames: Sendable {
     let values: String
-    let setAside: String
+    let createValues: String
+    let createSetAside: String
+    let selectValue: String
+    let selectKeys: String
+    let selectChanges: String
+    let upsertValue: String
+    let deleteValue: String
+    let insertSetAside: String
+    let selectSetAside: String
+    let deleteSetAside: String
 
     init(table: String) {
-        values = Self.quoted(table)
-        setAside = Self.quoted(table + "_set_aside")
+        let values = Self.quoted(table)
+        let setAside = Self.quoted(table + "_set_aside")
+        self.values = values
+        createValues = """
+            CREATE TABLE IF NOT EXISTS \(values) ("key" TEXT NOT NULL, "format" TEXT NOT NULL, "value" NOT NULL, \
+            "change" INTEGER NOT NULL, PRIMARY KEY ("key", "format")) WITHOUT ROWID
+            """
+        createSetAside = """
+            CREATE TABLE IF NOT EXISTS \(setAside) ("id" TEXT PRIMARY KEY NOT NULL, "key" TEXT NOT NULL, \
+            "format" TEXT NOT NULL, "milliseconds" INTEGER NOT NULL, "value" NOT NULL)
+            """
+        selectValue = #"SELECT "value" FROM \#(values) WHERE "key" = ?1 AND "format" = ?2"#
+        selectKeys = #"SELECT "key" FROM \#(values) WHERE "format" = ?1"#
+        selectChanges = #"SELECT "key", "format", "change" FROM \#(values)"#
+        upsertValue = #"""
+            INSERT INTO \#(values) ("key", "format", "value", "change") VALUES (?1, ?2, ?3, ?4) \#
+            ON CONFLICT ("key", "format") DO UPDATE SET "value" = excluded."value", "change" = excluded."change"
+            """#
+        deleteValue = #"DELETE FROM \#(values) WHERE "key" = ?1 AND "format" = ?2"#
+        insertSetAside =
+            #"INSERT INTO \#(setAside) ("id", "key", "format", "milliseconds", "value") VALUES (?1, ?2, ?3, ?4, ?5)"#
+        selectSetAside =
+            #"SELECT "id", "key", "milliseconds", "value" FROM \#(setAside) WHERE "format" = ?1 ORDER BY "milliseconds", "id""#
+        deleteSetAside = #"DELETE FROM \#(setAside) WHERE "id" = ?1 AND "format" = ?2"#
     }
 
     /// An identifier as SQL quotes it: in double quotes, each inner one doubled.
     static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-
-    var createValues: String {
-        """
-        CREATE TABLE IF NOT EXISTS \(values) ("key" TEXT NOT NULL, "format" TEXT NOT NULL, "value" NOT NULL, \
-        "change" INTEGER NOT NULL, PRIMARY KEY ("key", "format")) WITHOUT ROWID
-        """
-    }
-    var createSetAside: String {
-        """
-        CREATE TABLE IF NOT EXISTS \(setAside) ("id" TEXT PRIMARY KEY NOT NULL, "key" TEXT NOT NULL, \
-        "format" TEXT NOT NULL, "milliseconds" INTEGER NOT NULL, "value" NOT NULL)
-        """
-    }
-    var selectValue: String { #"SELECT "value" FROM \#(values) WHERE "key" = ?1 AND "format" = ?2"# }
-    var selectKeys: String { #"SELECT "key" FROM \#(values) WHERE "format" = ?1"# }
-    var selectChanges: String { #"SELECT "key", "format", "change" FROM \#(values)"# }
-    var upsertValue: String {
-        #"""
-        INSERT INTO \#(values) ("key", "format", "value", "change") VALUES (?1, ?2, ?3, ?4) \#
-        ON CONFLICT ("key", "format") DO UPDATE SET "value" = excluded."value", "change" = excluded."change"
-        """#
-    }
-    var deleteValue: String { #"DELETE FROM \#(values) WHERE "key" = ?1 AND "format" = ?2"# }
-    var insertSetAside: String {
-        #"INSERT INTO \#(setAside) ("id", "key", "format", "milliseconds", "value") VALUES (?1, ?2, ?3, ?4, ?5)"#
-    }
-    var selectSetAside: String {
-        #"SELECT "id", "key", "milliseconds", "value" FROM \#(setAside) WHERE "format" = ?1 ORDER BY "milliseconds", "id""#
-    }
-    var deleteSetAside: String { #"DELETE FROM \#(setAside) WHERE "id" = ?1 AND "format" = ?2"# }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RawCoding
+import RawCodingSQLite
 import RawCodingStores
 
 // Side-by-side timings against Foundation, measured in the same run.
@@ -13,7 +14,7 @@ import RawCodingStores
 // StoredDefault & StoredVersioned records), for `perf record`.
 
 /// The command line: `[runs] [--originals DIR] [--only GROUP]...`, groups being originals,
-/// engine, stored, stores, catalog, canada and twitter.
+/// engine, stored, stores, databases, catalog, canada and twitter.
 enum Options {
     static let arguments = Array(CommandLine.arguments.dropFirst())
     static let only: [String] = arguments.indices.compactMap { index in
@@ -37,6 +38,23 @@ func profile(_ arguments: [String]) throws {
         let records = Catalog.make(count: 2_000).records.map { EvolvingRecord(record: $0) }
         let bytes = try json.encode(records)
         for _ in 0..<repeats { _ = try json.decodeStored([EvolvingRecord].self, from: bytes) }
+    case "sqlite":
+        guard arguments[1] == "read" || arguments[1] == "write" else { fail("sqlite takes read or write") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("RawCodingBenchmarks-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer {
+            do { try FileManager.default.removeItem(at: directory) } catch { fail("cannot remove \(directory.path)") }
+        }
+        let store = try SQLiteStore(path: directory.appendingPathComponent("settings.sqlite").path)
+        let tree = try store.codec.encodeTree(BenchmarkSettings())
+        try store.write(tree, forKey: "settings")
+        for _ in 0..<repeats {
+            if arguments[1] == "read" {
+                _ = try store.read(forKey: "settings")
+            } else {
+                try store.write(tree, forKey: "settings")
+            }
+        }
     case "original-canada", "original-twitter":
         guard arguments[1] == "json-decode" || arguments[1] == "replay-floor" else {
             fail("the original files are profiled with json-decode or replay-floor")
@@ -305,6 +323,7 @@ if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
         if wanted("engine") { for row in try engineRows(catalog) { print(row.line) } }
         if wanted("stored") { for row in try storedRows(catalog) { print(row.line) } }
         if wanted("stores") { for row in try storeRows() { print(row.line) } }
+        if wanted("databases") { for row in try databaseRows() { print(row.line) } }
         var sizes: [String] = []
         for (name, rows) in [
             ("catalog", { try formatRows("catalog", catalog) }),

@@ -1,0 +1,146 @@
+import Foundation
+import RawCoding
+import RawCodingSQLite
+import RawCodingStores
+
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
+
+/// The same upsert and select `SQLiteStore` prepares, issued directly through SQLite's C
+/// library on a connection set up the same way: the database's own cost, to which the store's
+/// (encoding, decoding, locking, notifying) is compared.
+final class DirectSQLite {
+    private let database: OpaquePointer
+    private let upsert: OpaquePointer
+    private let select: OpaquePointer
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(path: String, table: String) {
+        var database: OpaquePointer?
+        guard sqlite3_open(path, &database) == SQLITE_OK, let database else { fail("cannot open \(path)") }
+        self.database = database
+        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL"] {
+            guard sqlite3_exec(database, pragma, nil, nil, nil) == SQLITE_OK else { fail("\(pragma) failed") }
+        }
+        upsert = Self.prepare(
+            database,
+            #"INSERT INTO "\#(table)" ("key", "format", "value", "change") VALUES (?1, ?2, ?3, ?4) "#
+                + #"ON CONFLICT ("key", "format") DO UPDATE SET "value" = excluded."value", "change" = excluded."change""#
+        )
+        select = Self.prepare(database, #"SELECT "value" FROM "\#(table)" WHERE "key" = ?1 AND "format" = ?2"#)
+    }
+
+    private static func prepare(_ database: OpaquePointer, _ sql: String) -> OpaquePointer {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            fail("cannot prepare \(sql): \(String(cString: sqlite3_errmsg(database)))")
+        }
+        return statement
+    }
+
+    deinit {
+        sqlite3_finalize(upsert)
+        sqlite3_finalize(select)
+        sqlite3_close_v2(database)
+    }
+
+    func write(_ payload: Data, forKey key: String) {
+        sqlite3_bind_text(upsert, 1, key, -1, Self.transient)
+        sqlite3_bind_text(upsert, 2, "json", -1, Self.transient)
+        _ = payload.withUnsafeBytes { bytes in
+            sqlite3_bind_text(
+                upsert, 3, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+        }
+        sqlite3_bind_int64(upsert, 4, Int64.random(in: .min ... .max))
+        guard sqlite3_step(upsert) == SQLITE_DONE else { fail("upsert: \(String(cString: sqlite3_errmsg(database)))") }
+        sqlite3_reset(upsert)
+    }
+
+    func read(forKey key: String) -> Data {
+        sqlite3_bind_text(select, 1, key, -1, Self.transient)
+        sqlite3_bind_text(select, 2, "json", -1, Self.transient)
+        guard sqlite3_step(select) == SQLITE_ROW, let bytes = sqlite3_column_blob(select, 0) else {
+            fail("select: no row for \(key)")
+        }
+        let data = Data(bytes: bytes, count: Int(sqlite3_column_bytes(select, 0)))
+        sqlite3_reset(select)
+        return data
+    }
+}
+
+/// The database stores against the others and against their database's own statements:
+/// 10,000 writes and 10,000 reads each.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+func databaseRows() throws -> [Comparison] {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("RawCodingBenchmarks-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer {
+        do { try FileManager.default.removeItem(at: directory) } catch {
+            fail("cannot remove \(directory.path): \(error)")
+        }
+    }
+    let suite = "RawCodingBenchmarks.databases.\(ProcessInfo.processInfo.processIdentifier)"
+    defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+    let path = directory.appendingPathComponent("settings.sqlite").path
+    let sqlite = try SQLiteStore(path: path, table: "settings")
+    let stores: [(name: String, store: any KeyValueStore)] = [
+        ("SQLite", sqlite),
+        ("files", try FileStore(directory: directory.appendingPathComponent("files"))),
+        ("UserDefaults", UserDefaultsStore(suiteName: suite)),
+    ]
+    let direct = DirectSQLite(path: path, table: "settings")
+    let properties = stores.map { StoredSettings($0.store) }
+    let calls = 10_000
+    var settings = BenchmarkSettings()
+    let payload = try JSONCodec.json.encode(settings)
+    let tree = try sqlite.codec.encodeTree(settings)
+    try sqlite.write(tree, forKey: "direct")
+    // Every store reads back what it was given before anything is timed.
+    for (index, property) in properties.enumerated() {
+        settings.launches = index
+        property.settings = settings
+        guard try stores[index].store.value(BenchmarkSettings.self, forKey: "stored") == settings,
+            try sqlite.read(forKey: "direct") == tree, direct.read(forKey: "direct") == payload
+        else { fail("a database round trip lost data; timings would mean nothing") }
+    }
+    var operations: [(label: String, body: () throws -> Void)] = []
+    for (index, property) in properties.enumerated() {
+        operations.append(
+            ("\(stores[index].name) @Stored write", { for call in 0..<calls { property.settings.launches = call } }))
+        operations.append(
+            (
+                "\(stores[index].name) read",
+                {
+                    for _ in 0..<calls {
+                        _ = try stores[index].store.value(BenchmarkSettings.self, forKey: "stored")
+                    }
+                }
+            ))
+    }
+    operations += [
+        ("SQLiteStore write", { for _ in 0..<calls { try sqlite.write(tree, forKey: "direct") } }),
+        ("direct upsert", { for _ in 0..<calls { direct.write(payload, forKey: "direct") } }),
+        ("SQLiteStore read", { for _ in 0..<calls { _ = try sqlite.read(forKey: "direct") } }),
+        ("direct select", { for _ in 0..<calls { _ = direct.read(forKey: "direct") } }),
+    ]
+    let measured = try Measurement.interleaved(operations, runs: min(runs, 5), warmup: 1)
+    return [
+        Comparison(
+            title: "@Stored write ×10,000: SQLite vs files", ours: measured[0], theirs: measured[2], target: nil),
+        Comparison(
+            title: "@Stored write ×10,000: SQLite vs UserDefaults", ours: measured[0], theirs: measured[4], target: nil),
+        Comparison(
+            title: "read + decode ×10,000: SQLite vs files", ours: measured[1], theirs: measured[3], target: nil),
+        Comparison(
+            title: "read + decode ×10,000: SQLite vs UserDefaults", ours: measured[1], theirs: measured[5], target: nil),
+        Comparison(
+            title: "SQLiteStore write vs the same upsert in C ×10,000", ours: measured[6], theirs: measured[7],
+            target: 1 / 1.5),
+        Comparison(
+            title: "SQLiteStore read vs the same select in C ×10,000", ours: measured[8], theirs: measured[9],
+            target: 1 / 1.5),
+    ]
+}
