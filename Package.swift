@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "RawCodingStoresApple", targets: ["RawCodingStoresApple"]),
         .library(name: "RawCodingTesting", targets: ["RawCodingTesting"]),
         .library(name: "RawCodingSQLite", targets: ["RawCodingSQLite"]),
+        .library(name: "RawCodingPostgres", targets: ["RawCodingPostgres"]),
         .executable(name: "rawcoding", targets: ["rawcoding"]),
     ],
     targets: [
@@ -30,6 +31,11 @@ let package = Package(
                 "RawCoding", "RawCodingStores", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // A store in a PostgreSQL table, for servers: over libpq (`libpq-dev`; Homebrew's
+        // `libpq` on macOS), only compiled for this product.
+        .target(name: "RawCodingPostgres", dependencies: ["RawCoding", "RawCodingStores", "CLibPQ"]),
+        .systemLibrary(
+            name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // Fixture round-trip checks for Swift Testing and XCTest (both ship with the toolchain).
         .target(name: "RawCodingTesting", dependencies: ["RawCoding"]),
         // The command-line tool's logic, testable in process; `rawcoding` is its thin `main`.
@@ -80,7 +86,7 @@ let package = Package(
             path: "Tests/Helpers/StackProbe"),
         // The second process of the FileStore and SQLiteStore tests (kills, cross-process updates).
         .executableTarget(
-            name: "StoreProbe", dependencies: ["RawCoding", "RawCodingStores", "RawCodingSQLite"],
+            name: "StoreProbe", dependencies: ["RawCoding", "RawCodingStores", "RawCodingSQLite", "RawCodingPostgres"],
             path: "Tests/Helpers/StoreProbe"),
 
         // MARK: Tests (`Tests/`)
@@ -94,7 +100,8 @@ let package = Package(
         .testTarget(
             name: "RawCodingStoresTests",
             dependencies: [
-                "RawCoding", "RawCodingStores", "RawCodingSQLite", "StoreProbe", "SettingsFormExample",
+                "RawCoding", "RawCodingStores", "RawCodingSQLite", "RawCodingPostgres", "StoreProbe",
+                "SettingsFormExample",
                 "DefaultsDictionaryExample", "CloudSettingExample",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]

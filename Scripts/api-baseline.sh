@@ -9,7 +9,7 @@
 # Apple-only declarations of RawCodingStoresApple (compiled on Apple systems only) are not in it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-products=(RawCoding RawCodingStores RawCodingStoresApple RawCodingSQLite RawCodingTesting)
+products=(RawCoding RawCodingStores RawCodingStoresApple RawCodingSQLite RawCodingPostgres RawCodingTesting)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

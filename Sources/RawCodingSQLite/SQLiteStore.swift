@@ -279,12 +279,9 @@ public final class SQLiteStore: KeyValueStore {
         }
     }
 
-    /// The key as a row holds it: in its composed Unicode form (NFC), so keys Swift finds equal
-    /// (an "é" typed as e + U+0301, and the precomposed one) are one row.
-    private static func rowKey(_ key: String) -> String {
-        // ASCII text is its own composed form; normalizing is the costly part of a short read.
-        key.utf8.allSatisfy { $0 < 0x80 } ? key : key.precomposedStringWithCanonicalMapping
-    }
+    /// The key as a row holds it: in its composed Unicode form, so keys Swift finds equal are
+    /// one row.
+    private static func rowKey(_ key: String) -> String { StoreKey.composed(key) }
 
     private static func date(_ milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1_000)

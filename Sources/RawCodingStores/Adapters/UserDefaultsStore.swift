@@ -89,7 +89,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
 
     /// `UserDefaults` compares keys code unit by code unit, Swift by canonical equivalence; the
     /// store uses the composed form (NFC), so keys Swift finds equal are one key.
-    private func normalized(_ key: String) -> String { key.precomposedStringWithCanonicalMapping }
+    private func normalized(_ key: String) -> String { StoreKey.composed(key) }
 
     public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
         guard let object = defaults.object(forKey: normalized(key)) else { return nil }

@@ -1,8 +1,10 @@
 // Not a product: a second process for the FileStore and SQLiteStore tests (crash safety,
 // cross-process updates and change detection). Each command prints one line when it is done.
-// DIR is a FileStore's directory, or `sqlite:PATH` for an SQLiteStore's database file.
+// DIR is a FileStore's directory, `sqlite:PATH` for an SQLiteStore's database file, or
+// `postgres:TABLE|CONNECTION` for a PostgresStore.
 import Foundation
 import RawCoding
+import RawCodingPostgres
 import RawCodingSQLite
 import RawCodingStores
 
@@ -39,10 +41,15 @@ if arguments[0] == "defaults-read", arguments.count == 3 {
     exit(0)
 }
 do {
-    let store: any KeyValueStore =
-        arguments[1].hasPrefix("sqlite:")
-        ? try SQLiteStore(path: String(arguments[1].dropFirst("sqlite:".count)))
-        : try FileStore(directory: URL(fileURLWithPath: arguments[1]))
+    let store: any KeyValueStore
+    if arguments[1].hasPrefix("sqlite:") {
+        store = try SQLiteStore(path: String(arguments[1].dropFirst("sqlite:".count)))
+    } else if arguments[1].hasPrefix("postgres:"), let bar = arguments[1].firstIndex(of: "|") {
+        let table = String(arguments[1][..<bar].dropFirst("postgres:".count))
+        store = try PostgresStore(connection: String(arguments[1][bar...].dropFirst()), table: table)
+    } else {
+        store = try FileStore(directory: URL(fileURLWithPath: arguments[1]))
+    }
     switch arguments[0] {
     case "write-sequence" where arguments.count == 4:
         guard let first = Int(arguments[2]), let count = Int(arguments[3]) else { fail("FIRST and COUNT are numbers") }

@@ -1,0 +1,2 @@
+// PostgreSQL's client library, for `RawCodingPostgres` (`libpq-dev`; Homebrew's `libpq` on macOS).
+#include <libpq-fe.h>

@@ -1,0 +1,202 @@
+import Foundation
+import Observation
+import RawCoding
+import RawCodingPostgres
+import RawCodingStores
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The server the PostgreSQL tests use: `RAWCODING_POSTGRES` holds its libpq connection string
+/// (`.ci/run` starts a throwaway cluster with `Scripts/postgres-cluster.sh` and sets it), and
+/// `RAWCODING_POSTGRES_RESTART` a shell command that restarts it.
+enum PostgresServer {
+    static let connection = ProcessInfo.processInfo.environment["RAWCODING_POSTGRES"]
+    static let restartCommand = ProcessInfo.processInfo.environment["RAWCODING_POSTGRES_RESTART"]
+
+    static let skipped =
+        "RAWCODING_POSTGRES is not set: start a server with Scripts/postgres-cluster.sh start and set it "
+        + "to the connection string it prints, as .ci/run does"
+
+    /// A table no other test uses.
+    static func freshTable() -> String { "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
+
+    /// A store on `table`.
+    static func store(_ table: String, codec: any Codec = .json) throws -> PostgresStore {
+        try PostgresStore(connection: try #require(connection), table: table, codec: codec)
+    }
+
+    /// How `StoreProbe` names a store on `table`.
+    static func probeArgument(_ table: String) -> String { "postgres:\(table)|\(connection ?? "")" }
+
+    /// Runs `command` with `/bin/sh` and waits for it. Not `Foundation.Process`: on Linux its
+    /// wait also waits for the server that `pg_ctl` leaves running, forever.
+    static func run(_ command: String) throws -> Int32 {
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        var pointers = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in pointers { free(pointer) } }
+        try #require(posix_spawn(&pid, "/bin/sh", nil, nil, &pointers, environ) == 0)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return status
+    }
+}
+
+@Suite(
+    "PostgresStore against a PostgreSQL server", .serialized,
+    .enabled(if: PostgresServer.connection != nil, Comment(rawValue: PostgresServer.skipped)))
+struct PostgresStoreTests {
+    enum Payload: String, CaseIterable, CustomTestStringConvertible {
+        case json, binaryPropertyList
+        var testDescription: String { rawValue }
+        var codec: any Codec { self == .json ? .json : .propertyList(.binary) }
+        var otherCodec: any Codec { self == .json ? .propertyList(.binary) : .json }
+    }
+
+    @Test(arguments: Payload.allCases, KeyValueStoreContract.Check.allCases)
+    func meetsTheContract(_ payload: Payload, _ check: KeyValueStoreContract.Check) async throws {
+        let table = PostgresServer.freshTable()
+        try await KeyValueStoreContract(
+            try PostgresServer.store(table, codec: payload.codec),
+            sameStorage: try PostgresServer.store(table, codec: payload.codec),
+            otherCodec: try PostgresServer.store(table, codec: payload.otherCodec)
+        ).run(check)
+    }
+
+    @Test func fourProcessesOfFourThreadsLoseNoIncrement() throws {
+        let table = PostgresServer.freshTable()
+        _ = try PostgresServer.store(table)
+        let probes = try (0..<4).map { _ in try Probe(["increment", PostgresServer.probeArgument(table), "4", "250"]) }
+        for probe in probes {
+            let result = probe.finish()
+            #expect(result.status == 0 && result.output.contains("incremented 1000"), "\(result.output)")
+        }
+        #expect(try PostgresServer.store(table).value(Int.self, forKey: "counter") == 4_000)
+    }
+
+    @Test func aWriterKilledMidTransactionLosesNothingAcknowledged() throws {
+        let table = PostgresServer.freshTable()
+        let store = try PostgresServer.store(table)
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<5 {
+            let probe = try Probe(["increment", PostgresServer.probeArgument(table), "1", "1000000"])
+            let start = Date()
+            let before = try store.value(Int.self, forKey: "counter") ?? 0
+            while try store.value(Int.self, forKey: "counter") ?? 0 <= before {
+                try #require(Date().timeIntervalSince(start) < 60, "round \(round): the child never incremented")
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            Thread.sleep(forTimeInterval: Double.random(in: 0.0...0.2, using: &generator))
+            let acknowledged = try #require(try store.value(Int.self, forKey: "counter"))
+            let ended = probe.kill()
+            #expect(ended.reason == .uncaughtSignal, "round \(round): the child finished before the kill")
+            // The killed transaction is rolled back and its locks released: the next update goes through.
+            let after = try store.update(Int.self, forKey: "counter", defaultValue: 0) { value in
+                value += 1
+                return value
+            }
+            #expect(after > acknowledged, "round \(round): \(after) after \(acknowledged) was acknowledged")
+        }
+    }
+
+    @Test(.enabled(if: PostgresServer.restartCommand != nil, "RAWCODING_POSTGRES_RESTART is not set"))
+    func aServerRestartLosesNoAcknowledgedWriteAndObserversFollow() async throws {
+        let table = PostgresServer.freshTable()
+        let writer = try PostgresServer.store(table)
+        let observer = try PostgresServer.store(table)
+        let seen = Locked<[Int]>([])
+        let observation = observer.observe { change in
+            guard change.affects("value") else { return }
+            // Read on another thread: a handler must not block.
+            DispatchQueue.global().async {
+                do {
+                    if let value = try observer.value(Int.self, forKey: "value") { seen.withLock { $0.append(value) } }
+                } catch {
+                    // The server may be restarting; the next notification reads again.
+                }
+            }
+        }
+        defer { observation.cancel() }
+        var acknowledged: [Int] = []
+        let restart = Task.detached { try PostgresServer.run(try #require(PostgresServer.restartCommand)) }
+        for index in 0..<400 {
+            do {
+                try writer.set(index, forKey: "value-\(index)")
+                acknowledged.append(index)
+            } catch {
+                // A write during the restart may fail; it was not acknowledged.
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(try await restart.value == 0)
+        // Writes go through again after the restart.
+        try writer.set(1_000, forKey: "value")
+        let reader = try PostgresServer.store(table)
+        for index in acknowledged {
+            #expect(
+                try reader.value(Int.self, forKey: "value-\(index)") == index, "acknowledged write \(index) is lost")
+        }
+        #expect(acknowledged.count > 300, "only \(acknowledged.count) of 400 writes went through")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !seen.withLock({ $0.contains(1_000) }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(seen.withLock { $0.contains(1_000) }, "the observer did not see the write made after the restart")
+    }
+
+    @Test func observationFiresWhenAnotherProcessWrites() throws {
+        let table = PostgresServer.freshTable()
+        let model = CounterModel(store: try PostgresServer.store(table))
+        #expect(model.count == 0)
+        let fired = Locked(Date?.none)
+        withObservationTracking {
+            _ = model.count
+        } onChange: {
+            fired.withLock { $0 = Date() }
+        }
+        let result = try Probe(["set", PostgresServer.probeArgument(table), "count", "41"]).finish()
+        let written = Date()
+        try #require(result.status == 0, "\(result.output)")
+        while fired.withLock({ $0 }) == nil, Date().timeIntervalSince(written) < 1 {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let delay = try #require(fired.withLock { $0 }, "observation did not fire within one second")
+            .timeIntervalSince(written)
+        #expect(delay < 1)
+        #expect(model.count == 41)
+    }
+
+    @Test func jsonIsKeptExactlyAndSQLReadsIt() throws {
+        let table = PostgresServer.freshTable()
+        let store = try PostgresServer.store(table)
+        // jsonb would write the first as 309 digits and refuse the second.
+        let tree: StoredValue = ["largest": .double(.greatestFiniteMagnitude), "nul": "a\u{0}b", "theme": "dark"]
+        try store.write(tree, forKey: "display")
+        #expect(try PostgresServer.store(table).read(forKey: "display") == tree)
+    }
+}
+
+@Suite("PostgresStore without a server")
+struct PostgresStoreErrorTests {
+    @Test func anUnreachableServerIsAStorageErrorWithoutThePassword() throws {
+        let error = try #require(throws: RawCodingError.self) {
+            try PostgresStore(
+                connection: "host=/nonexistent/socket/dir user=app password=hunter2 dbname=app connect_timeout=2")
+        }
+        #expect(error.kind == .storageFailed)
+        #expect(error.reason.contains("could not connect") && error.reason.contains("host=/nonexistent/socket/dir"))
+        #expect(!"\(error)".contains("hunter2"), "\(error)")
+        #expect(!error.reason.contains("hunter2"))
+    }
+
+    @Test func aBadConnectionStringNamesNoPassword() throws {
+        let error = try #require(throws: RawCodingError.self) {
+            try PostgresStore(connection: "host=/tmp password=hunter2 nonsense")
+        }
+        #expect(error.kind == .storageFailed)
+        #expect(!"\(error)".contains("hunter2"), "\(error)")
+    }
+}
