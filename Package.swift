@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "RawCodingBenchmarks",
             dependencies: [
-                "RawCoding", "RawCodingStores", "RawCodingSQLite",
+                "RawCoding", "RawCodingStores", "RawCodingSQLite", "RawCodingPostgres", "CLibPQ",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ],
             path: "Sources/Support/RawCodingBenchmarks"),

@@ -1,5 +1,7 @@
+import CLibPQ
 import Foundation
 import RawCoding
+import RawCodingPostgres
 import RawCodingSQLite
 import RawCodingStores
 
@@ -71,6 +73,78 @@ final class DirectSQLite {
     }
 }
 
+/// The same upsert and select `PostgresStore` prepares (binary parameters and results), issued
+/// directly through libpq on a connection of its own.
+final class DirectPostgres {
+    private let connection: OpaquePointer
+    private let format = "json"
+
+    init(_ connection: String, table: String) {
+        guard let opened = PQconnectdb(connection), PQstatus(opened) == CONNECTION_OK else {
+            fail("cannot connect to PostgreSQL for the direct statements")
+        }
+        self.connection = opened
+        let values = "\"\(table)\""
+        prepare(
+            "upsert",
+            #"INSERT INTO \#(values) ("key", "format", "value") VALUES ($1, $2, $3) "#
+                + #"ON CONFLICT ("key", "format") DO UPDATE SET "value" = excluded."value", "data" = NULL"#,
+            types: [25, 25, 114])
+        prepare(
+            "select", #"SELECT "value", "data" FROM \#(values) WHERE "key" = $1 AND "format" = $2"#, types: [25, 25])
+    }
+
+    deinit { PQfinish(connection) }
+
+    private func prepare(_ name: String, _ sql: String, types: [Oid]) {
+        let result = PQprepare(connection, name, sql, Int32(types.count), types)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+            fail("cannot prepare \(name): \(String(cString: PQerrorMessage(connection)))")
+        }
+    }
+
+    /// Runs the prepared statement `name` with `values` as binary parameters.
+    private func run(_ name: String, _ values: [Data], _ body: (OpaquePointer) -> Void) {
+        let copies = values.map { [UInt8]($0) }
+        let lengths = copies.map { Int32($0.count) }
+        let formats = [Int32](repeating: 1, count: copies.count)
+        var pointers: [UnsafeMutablePointer<CChar>?] = copies.map { bytes in
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+            buffer.copyBytes(from: bytes)
+            return buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
+        }
+        defer { for pointer in pointers { pointer?.deallocate() } }
+        let result = pointers.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { constant in
+                PQexecPrepared(connection, name, Int32(copies.count), constant.baseAddress, lengths, formats, 1)
+            }
+        }
+        guard let result else { fail("no result from \(name)") }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            fail("\(name): \(String(cString: PQresultErrorMessage(result)))")
+        }
+        body(result)
+    }
+
+    func write(_ payload: Data, forKey key: String) {
+        run("upsert", [Data(key.utf8), Data(format.utf8), payload]) { _ in }
+    }
+
+    func read(forKey key: String) -> Data {
+        var data = Data()
+        run("select", [Data(key.utf8), Data(format.utf8)]) { result in
+            guard PQntuples(result) == 1, let value = PQgetvalue(result, 0, 0) else {
+                fail("select: no row for \(key)")
+            }
+            data = Data(bytes: value, count: Int(PQgetlength(result, 0, 0)))
+        }
+        return data
+    }
+}
+
 /// The database stores against the others and against their database's own statements:
 /// 10,000 writes and 10,000 reads each.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
@@ -86,11 +160,17 @@ func databaseRows() throws -> [Comparison] {
     defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
     let path = directory.appendingPathComponent("settings.sqlite").path
     let sqlite = try SQLiteStore(path: path, table: "settings")
-    let stores: [(name: String, store: any KeyValueStore)] = [
+    var stores: [(name: String, store: any KeyValueStore)] = [
         ("SQLite", sqlite),
         ("files", try FileStore(directory: directory.appendingPathComponent("files"))),
         ("UserDefaults", UserDefaultsStore(suiteName: suite)),
     ]
+    // PostgreSQL where a server is given (as `.ci/run` and the tests take it).
+    let postgresConnection = ProcessInfo.processInfo.environment["RAWCODING_POSTGRES"]
+    let postgresTable = "benchmark_\(ProcessInfo.processInfo.processIdentifier)"
+    let postgres = try postgresConnection.map { try PostgresStore(connection: $0, table: postgresTable) }
+    if let postgres { stores.append(("PostgreSQL", postgres)) }
+    let directPostgres = postgresConnection.map { DirectPostgres($0, table: postgresTable) }
     let direct = DirectSQLite(path: path, table: "settings")
     let properties = stores.map { StoredSettings($0.store) }
     let calls = 10_000
@@ -98,12 +178,15 @@ func databaseRows() throws -> [Comparison] {
     let payload = try JSONCodec.json.encode(settings)
     let tree = try sqlite.codec.encodeTree(settings)
     try sqlite.write(tree, forKey: "direct")
+    try postgres?.write(tree, forKey: "direct")
     // Every store reads back what it was given before anything is timed.
     for (index, property) in properties.enumerated() {
         settings.launches = index
         property.settings = settings
         guard try stores[index].store.value(BenchmarkSettings.self, forKey: "stored") == settings,
-            try sqlite.read(forKey: "direct") == tree, direct.read(forKey: "direct") == payload
+            try sqlite.read(forKey: "direct") == tree, direct.read(forKey: "direct") == payload,
+            try postgres?.read(forKey: "direct") ?? tree == tree,
+            directPostgres?.read(forKey: "direct") ?? payload == payload
         else { fail("a database round trip lost data; timings would mean nothing") }
     }
     var operations: [(label: String, body: () throws -> Void)] = []
@@ -126,21 +209,40 @@ func databaseRows() throws -> [Comparison] {
         ("SQLiteStore read", { for _ in 0..<calls { _ = try sqlite.read(forKey: "direct") } }),
         ("direct select", { for _ in 0..<calls { _ = direct.read(forKey: "direct") } }),
     ]
+    if let postgres, let directPostgres {
+        operations += [
+            ("PostgresStore write", { for _ in 0..<calls { try postgres.write(tree, forKey: "direct") } }),
+            ("direct libpq upsert", { for _ in 0..<calls { directPostgres.write(payload, forKey: "direct") } }),
+            ("PostgresStore read", { for _ in 0..<calls { _ = try postgres.read(forKey: "direct") } }),
+            ("direct libpq select", { for _ in 0..<calls { _ = directPostgres.read(forKey: "direct") } }),
+        ]
+    }
     let measured = try Measurement.interleaved(operations, runs: min(runs, 5), warmup: 1)
-    return [
-        Comparison(
-            title: "@Stored write ×10,000: SQLite vs files", ours: measured[0], theirs: measured[2], target: nil),
-        Comparison(
-            title: "@Stored write ×10,000: SQLite vs UserDefaults", ours: measured[0], theirs: measured[4], target: nil),
-        Comparison(
-            title: "read + decode ×10,000: SQLite vs files", ours: measured[1], theirs: measured[3], target: nil),
-        Comparison(
-            title: "read + decode ×10,000: SQLite vs UserDefaults", ours: measured[1], theirs: measured[5], target: nil),
-        Comparison(
-            title: "SQLiteStore write vs the same upsert in C ×10,000", ours: measured[6], theirs: measured[7],
+    let time = Dictionary(uniqueKeysWithValues: zip(operations.map(\.label), measured))
+    func row(_ title: String, _ ours: String, _ theirs: String, target: Double? = nil) -> Comparison {
+        Comparison(title: title, ours: time[ours]!, theirs: time[theirs]!, target: target)
+    }
+    var rows = [
+        row("@Stored write ×10,000: SQLite vs files", "SQLite @Stored write", "files @Stored write"),
+        row("@Stored write ×10,000: SQLite vs UserDefaults", "SQLite @Stored write", "UserDefaults @Stored write"),
+        row("read + decode ×10,000: SQLite vs files", "SQLite read", "files read"),
+        row("read + decode ×10,000: SQLite vs UserDefaults", "SQLite read", "UserDefaults read"),
+        row("SQLiteStore write vs the same upsert in C ×10,000", "SQLiteStore write", "direct upsert", target: 1 / 1.5),
+        row("SQLiteStore read vs the same select in C ×10,000", "SQLiteStore read", "direct select", target: 1 / 1.5),
+    ]
+    guard postgres != nil else {
+        print("PostgreSQL rows: skipped (set RAWCODING_POSTGRES to a libpq connection string to add them)")
+        return rows
+    }
+    rows += [
+        row("@Stored write ×10,000: SQLite vs PostgreSQL", "SQLite @Stored write", "PostgreSQL @Stored write"),
+        row("read + decode ×10,000: SQLite vs PostgreSQL", "SQLite read", "PostgreSQL read"),
+        row(
+            "PostgresStore write vs the same upsert in libpq ×10,000", "PostgresStore write", "direct libpq upsert",
             target: 1 / 1.5),
-        Comparison(
-            title: "SQLiteStore read vs the same select in C ×10,000", ours: measured[8], theirs: measured[9],
+        row(
+            "PostgresStore read vs the same select in libpq ×10,000", "PostgresStore read", "direct libpq select",
             target: 1 / 1.5),
     ]
+    return rows
 }
