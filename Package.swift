@@ -60,8 +60,11 @@ let package = Package(
         .executableTarget(
             name: "RawCodingBenchmarks",
             dependencies: [
-                "RawCoding", "RawCodingStores", "RawCodingSQLite", "RawCodingPostgres", "CLibPQ",
+                "RawCoding", "RawCodingStores", "RawCodingSQLite",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                // libpq is for servers: no Apple SDK has it, only Homebrew on a Mac.
+                .target(name: "RawCodingPostgres", condition: .when(platforms: [.linux, .macOS])),
+                .target(name: "CLibPQ", condition: .when(platforms: [.linux, .macOS])),
             ],
             path: "Sources/Support/RawCodingBenchmarks"),
         // The fuzz targets, compiled with the library into a libFuzzer binary by
@@ -86,7 +89,11 @@ let package = Package(
             path: "Tests/Helpers/StackProbe"),
         // The second process of the FileStore and SQLiteStore tests (kills, cross-process updates).
         .executableTarget(
-            name: "StoreProbe", dependencies: ["RawCoding", "RawCodingStores", "RawCodingSQLite", "RawCodingPostgres"],
+            name: "StoreProbe",
+            dependencies: [
+                "RawCoding", "RawCodingStores", "RawCodingSQLite",
+                .target(name: "RawCodingPostgres", condition: .when(platforms: [.linux, .macOS])),
+            ],
             path: "Tests/Helpers/StoreProbe"),
 
         // MARK: Tests (`Tests/`)

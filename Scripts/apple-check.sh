@@ -166,11 +166,27 @@ fi
 # "name kind path dependency…" per line, from the package's own description.
 swift package --package-path "$repo" dump-package > "$work/package.json" 2> "$work/dump.log" \
     || { cat "$work/dump.log" >&2; fail "swift package dump-package failed"; }
-python3 - "$work/package.json" > "$work/targets" << 'EOF'
+# A dependency whose condition leaves out the SDK's platform is left out; a target that needs a
+# system library no Apple SDK has is listed as "unavailable", with the library, and not checked.
+apple_platform=ios
+case $sdk_name in macosx*) apple_platform=macos ;; esac
+python3 - "$work/package.json" "$apple_platform" > "$work/targets" << 'EOF'
 import json, sys
+platform = sys.argv[2]
 targets = {t["name"]: t for t in json.load(open(sys.argv[1]))["targets"] if t["type"] in ("regular", "executable")}
+absent = {"CLibPQ": "libpq, which no Apple SDK has (Homebrew's libpq on a Mac)"}
+def applicable(target):
+    names = [entry for value in target.get("dependencies", []) for entry in value.values()]
+    return [n[0] for n in names if len(n) < 2 or not n[1] or platform in n[1].get("platformNames", [platform])]
 def dependencies(target):
-    return [names[0] for entry in target.get("dependencies", []) for names in entry.values() if names[0] in targets]
+    return [name for name in applicable(target) if name in targets]
+def missing(name):
+    for dependency in applicable(targets[name]):
+        if dependency in absent:
+            return absent[dependency]
+        if dependency in targets and missing(dependency):
+            return missing(dependency)
+    return None
 done = []
 def visit(name):
     if name not in done:
@@ -180,6 +196,9 @@ def visit(name):
 for name in targets:
     visit(name)
 for name in done:
+    if missing(name):
+        print(name, "unavailable", missing(name))
+        continue
     kind = "library" if targets[name]["type"] == "regular" else "executable"
     print(name, kind, targets[name].get("path") or "Sources/" + name, *dependencies(targets[name]))
 EOF
@@ -200,6 +219,10 @@ for platform in "${platforms[@]}"; do
     fi
     failed=" "
     while read -r target kind path dependencies; do
+        if [ "$kind" = unavailable ]; then
+            echo "apple-check: $target not checked for $triple: it needs $path $dependencies"
+            continue
+        fi
         skip=""
         for dependency in $dependencies; do
             case $failed in *" $dependency "*) skip=$dependency ;; esac
@@ -250,7 +273,7 @@ for platform in "${platforms[@]}"; do
     checked+=("$triple")
 done
 
-names=$(cut -d' ' -f1 "$work/targets" | paste -sd, - | sed 's/,/, /g')
+names=$(awk '$2 != "unavailable" { print $1 }' "$work/targets" | paste -sd, - | sed 's/,/, /g')
 echo "apple-check: $names checked for ${checked[*]} against the $sdk_name SDK ($sdk_version)" \
     "with $stdlib_note: $errors errors, $warnings warnings"
 [ "$errors" -eq 0 ]

@@ -1,7 +1,5 @@
-import CLibPQ
 import Foundation
 import RawCoding
-import RawCodingPostgres
 import RawCodingSQLite
 import RawCodingStores
 
@@ -73,78 +71,6 @@ final class DirectSQLite {
     }
 }
 
-/// The same upsert and select `PostgresStore` prepares (binary parameters and results), issued
-/// directly through libpq on a connection of its own.
-final class DirectPostgres {
-    private let connection: OpaquePointer
-    private let format = "json"
-
-    init(_ connection: String, table: String) {
-        guard let opened = PQconnectdb(connection), PQstatus(opened) == CONNECTION_OK else {
-            fail("cannot connect to PostgreSQL for the direct statements")
-        }
-        self.connection = opened
-        let values = "\"\(table)\""
-        prepare(
-            "upsert",
-            #"INSERT INTO \#(values) ("key", "format", "value") VALUES ($1, $2, $3) "#
-                + #"ON CONFLICT ("key", "format") DO UPDATE SET "value" = excluded."value", "data" = NULL"#,
-            types: [25, 25, 114])
-        prepare(
-            "select", #"SELECT "value", "data" FROM \#(values) WHERE "key" = $1 AND "format" = $2"#, types: [25, 25])
-    }
-
-    deinit { PQfinish(connection) }
-
-    private func prepare(_ name: String, _ sql: String, types: [Oid]) {
-        let result = PQprepare(connection, name, sql, Int32(types.count), types)
-        defer { PQclear(result) }
-        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
-            fail("cannot prepare \(name): \(String(cString: PQerrorMessage(connection)))")
-        }
-    }
-
-    /// Runs the prepared statement `name` with `values` as binary parameters.
-    private func run(_ name: String, _ values: [Data], _ body: (OpaquePointer) -> Void) {
-        let copies = values.map { [UInt8]($0) }
-        let lengths = copies.map { Int32($0.count) }
-        let formats = [Int32](repeating: 1, count: copies.count)
-        var pointers: [UnsafeMutablePointer<CChar>?] = copies.map { bytes in
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
-            buffer.copyBytes(from: bytes)
-            return buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
-        }
-        defer { for pointer in pointers { pointer?.deallocate() } }
-        let result = pointers.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { constant in
-                PQexecPrepared(connection, name, Int32(copies.count), constant.baseAddress, lengths, formats, 1)
-            }
-        }
-        guard let result else { fail("no result from \(name)") }
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            fail("\(name): \(String(cString: PQresultErrorMessage(result)))")
-        }
-        body(result)
-    }
-
-    func write(_ payload: Data, forKey key: String) {
-        run("upsert", [Data(key.utf8), Data(format.utf8), payload]) { _ in }
-    }
-
-    func read(forKey key: String) -> Data {
-        var data = Data()
-        run("select", [Data(key.utf8), Data(format.utf8)]) { result in
-            guard PQntuples(result) == 1, let value = PQgetvalue(result, 0, 0) else {
-                fail("select: no row for \(key)")
-            }
-            data = Data(bytes: value, count: Int(PQgetlength(result, 0, 0)))
-        }
-        return data
-    }
-}
-
 /// The database stores against the others and against their database's own statements:
 /// 10,000 writes and 10,000 reads each.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
@@ -165,12 +91,8 @@ func databaseRows() throws -> [Comparison] {
         ("files", try FileStore(directory: directory.appendingPathComponent("files"))),
         ("UserDefaults", UserDefaultsStore(suiteName: suite)),
     ]
-    // PostgreSQL where a server is given (as `.ci/run` and the tests take it).
-    let postgresConnection = ProcessInfo.processInfo.environment["RAWCODING_POSTGRES"]
-    let postgresTable = "benchmark_\(ProcessInfo.processInfo.processIdentifier)"
-    let postgres = try postgresConnection.map { try PostgresStore(connection: $0, table: postgresTable) }
+    let (postgres, directPostgres) = try benchmarkPostgres().map { ($0.store, $0.direct) } ?? (nil, nil)
     if let postgres { stores.append(("PostgreSQL", postgres)) }
-    let directPostgres = postgresConnection.map { DirectPostgres($0, table: postgresTable) }
     let direct = DirectSQLite(path: path, table: "settings")
     let properties = stores.map { StoredSettings($0.store) }
     let calls = 10_000
@@ -231,7 +153,7 @@ func databaseRows() throws -> [Comparison] {
         row("SQLiteStore read vs the same select in C ×10,000", "SQLiteStore read", "direct select", target: 1 / 1.5),
     ]
     guard postgres != nil else {
-        print("PostgreSQL rows: skipped (set RAWCODING_POSTGRES to a libpq connection string to add them)")
+        print("PostgreSQL rows: skipped (\(postgresAbsence))")
         return rows
     }
     rows += [

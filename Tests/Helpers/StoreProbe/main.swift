@@ -4,9 +4,12 @@
 // `postgres:TABLE|CONNECTION` for a PostgresStore.
 import Foundation
 import RawCoding
-import RawCodingPostgres
 import RawCodingSQLite
 import RawCodingStores
+
+#if canImport(RawCodingPostgres)
+    import RawCodingPostgres
+#endif
 
 /// One of the successive values `write-sequence` stores; its text is derived from its index,
 /// so a reader can tell a whole value from a torn one.
@@ -45,8 +48,12 @@ do {
     if arguments[1].hasPrefix("sqlite:") {
         store = try SQLiteStore(path: String(arguments[1].dropFirst("sqlite:".count)))
     } else if arguments[1].hasPrefix("postgres:"), let bar = arguments[1].firstIndex(of: "|") {
-        let table = String(arguments[1][..<bar].dropFirst("postgres:".count))
-        store = try PostgresStore(connection: String(arguments[1][bar...].dropFirst()), table: table)
+        #if canImport(RawCodingPostgres)
+            let table = String(arguments[1][..<bar].dropFirst("postgres:".count))
+            store = try PostgresStore(connection: String(arguments[1][bar...].dropFirst()), table: table)
+        #else
+            fail("PostgresStore is not built for this platform")
+        #endif
     } else {
         store = try FileStore(directory: URL(fileURLWithPath: arguments[1]))
     }
