@@ -6,7 +6,9 @@
 #   Scripts/mutations.sh             every mutation in the list below
 #   Scripts/mutations.sh REGEX       only those whose name matches REGEX
 #
-# Needs git, the Swift toolchain and python3. One full debug build, then a few seconds per
+# Needs git, the Swift toolchain and python3; the PostgresStore mutations need a server
+# (RAWCODING_POSTGRES and RAWCODING_POSTGRES_RESTART, as .ci/run sets them), or their tests skip
+# and the mutations show as not caught. One full debug build, then a few seconds per
 # mutation (an incremental build and the named tests): about two minutes on two cores. Tests
 # that hang under a mutation are stopped after 300 s and count as catching it. Exit status: 0 when every mutation was
 # caught, 1 when one was not, 2 when the list no longer fits the code (a line not found, a
@@ -676,6 +678,27 @@ after: private func poll(
 line: for key in changed { broadcaster.send(forKey: key, from: nil) }
 becomes: _ = changed
 tests: StoreProcessTests
+
+name: PostgresStore watcher skips every notification
+file: Sources/RawCodingPostgres/PostgresWatcher.swift
+after: private func wait(
+line: if own[pid] != nil { continue }
+becomes: continue
+tests: PostgresStoreTests
+
+name: PostgresStore does not reconnect after a server restart
+file: Sources/RawCodingPostgres/PostgresConnection.swift
+after: func run(
+line: PQreset(handle)
+becomes: _ = handle
+tests: PostgresStoreTests
+
+name: PostgresStore does not roll back a failed update
+file: Sources/RawCodingPostgres/PostgresConnection.swift
+after: func inTransaction<Result>(
+line: guard PQstatus(handle) == CONNECTION_OK, PQtransactionStatus(handle) != PQTRANS_IDLE else { throw error }
+becomes: guard false else { throw error }
+tests: PostgresStoreTests
 LIST
 )
 

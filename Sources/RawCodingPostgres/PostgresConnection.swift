@@ -246,8 +246,9 @@ final class PostgresConnection: @unchecked Sendable {
     var socket: Int32 { PQsocket(handle) }
 }
 
-/// libpq's message without its trailing newline.
+/// libpq's message on one line (its hints follow on indented lines).
 private func message(_ text: UnsafePointer<CChar>?) -> String {
     guard let text else { return "no message" }
-    return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+    return String(cString: text).split(whereSeparator: \.isNewline)
+        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
 }

@@ -69,7 +69,12 @@ public final class PostgresStore: KeyValueStore {
         isJSON = codec is JSONCodec
         let milliseconds = Int((timeout * 1_000).rounded(.up))
         let session = try PostgresConnection(
-            connection, setUp: ["SET lock_timeout = \(milliseconds)", "SET statement_timeout = \(milliseconds)"])
+            connection,
+            setUp: [
+                "SET lock_timeout = \(milliseconds)", "SET statement_timeout = \(milliseconds)",
+                // libpq prints notices (`… already exists, skipping`) on standard error.
+                "SET client_min_messages = warning",
+            ])
         try Self.createTables(sql, session)
         self.connection = Locked(session)
         watcher = PostgresWatcher.shared(connection: connection, description: session.description, names: sql)

@@ -169,6 +169,24 @@ struct PostgresStoreTests {
         #expect(model.count == 41)
     }
 
+    @Test func aFailedUpdateEndsItsTransaction() throws {
+        let table = PostgresServer.freshTable()
+        let store = try PostgresServer.store(table)
+        let other = try PostgresServer.store(table)
+        try store.write(1, forKey: "count")
+        #expect(throws: RawCodingError.self) {
+            try store.update(forKey: "count") { (_: inout StoredValue?) throws(RawCodingError) in
+                throw RawCodingError(kind: .encodingFailed, typeName: "Test", reason: "refused")
+            }
+        }
+        // The key's locks are released, and the store's next writes are committed, not left in a
+        // transaction nobody ends.
+        try other.write(2, forKey: "count")
+        #expect(try store.read(forKey: "count") == 2)
+        try store.write(3, forKey: "count")
+        #expect(try other.read(forKey: "count") == 3)
+    }
+
     @Test func jsonIsKeptExactlyAndSQLReadsIt() throws {
         let table = PostgresServer.freshTable()
         let store = try PostgresServer.store(table)
