@@ -44,12 +44,14 @@ func benchmarkPostgres() throws -> (store: any KeyValueStore, direct: any Direct
     final class DirectPostgres: DirectStatements {
         private let connection: OpaquePointer
         private let format = "json"
+        private let table: String
 
         init(_ connection: String, table: String) {
             guard let opened = PQconnectdb(connection), PQstatus(opened) == CONNECTION_OK else {
                 fail("cannot connect to PostgreSQL for the direct statements")
             }
             self.connection = opened
+            self.table = table
             let values = "\"\(table)\""
             prepare(
                 "upsert",
@@ -61,7 +63,19 @@ func benchmarkPostgres() throws -> (store: any KeyValueStore, direct: any Direct
                 types: [25, 25])
         }
 
-        deinit { PQfinish(connection) }
+        /// Drops the benchmark's tables (their trigger goes with them; its small function stays).
+        deinit {
+            for table in [table, table + "_set_aside"] {
+                let result = PQexec(connection, "DROP TABLE IF EXISTS \"\(table)\"")
+                if PQresultStatus(result) != PGRES_COMMAND_OK {
+                    print(
+                        "PostgreSQL: the benchmark table \(table) was not dropped: \(String(cString: PQerrorMessage(connection)))"
+                    )
+                }
+                PQclear(result)
+            }
+            PQfinish(connection)
+        }
 
         private func prepare(_ name: String, _ sql: String, types: [Oid]) {
             let result = PQprepare(connection, name, sql, Int32(types.count), types)
