@@ -31,9 +31,24 @@ final class SQLiteConnection: @unchecked Sendable {
         handle = opened
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Int32(clamping: Int((busyTimeout * 1_000).rounded(.up))))
-        try execute("PRAGMA journal_mode = WAL", key: nil)
+        try enableWAL(busyTimeout: busyTimeout)
         // Every commit reaches the disk before it returns, as a FileStore write does.
         try execute("PRAGMA synchronous = FULL", key: nil)
+    }
+
+    /// Switches the database to WAL mode (once per file; later it is a no-op). The switch needs
+    /// the database to itself, and SQLite answers `SQLITE_BUSY` at once, without waiting, while
+    /// another process opens the same new file: so it is tried again until `busyTimeout`.
+    private func enableWAL(busyTimeout: TimeInterval) throws(RawCodingError) {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        while true {
+            let code = sqlite3_exec(handle, "PRAGMA journal_mode = WAL", nil, nil, nil)
+            if code == SQLITE_OK { return }
+            guard code & 0xFF == SQLITE_BUSY, Date() < deadline else {
+                throw failure("switching to WAL mode", code: code, key: nil)
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
     }
 
     deinit {

@@ -106,6 +106,21 @@ struct FileStoreProcessTests {
         }
     }
 
+    /// Switching a new database file to WAL mode needs it to itself; SQLite answers "database is
+    /// locked" at once, without waiting, to a process that opens it meanwhile.
+    @Test func processesOpeningANewSQLiteDatabaseAtOnceAllSucceed() throws {
+        for round in 0..<10 {
+            let directory = try TemporaryDirectory()
+            let argument = SharedStorage.sqlite.probeArgument(directory)
+            let probes = try (0..<8).map { index in try Probe(["set", argument, "key\(index)", "\(index)"]) }
+            for probe in probes {
+                let result = probe.finish()
+                #expect(result.status == 0, "round \(round): \(result.output)")
+            }
+            #expect(try SharedStorage.sqlite.store(directory).keys().count == 8)
+        }
+    }
+
     @Test(arguments: SharedStorage.allCases)
     func twoProcessesOfFourThreadsLoseNoIncrement(_ storage: SharedStorage) throws {
         let directory = try TemporaryDirectory()
