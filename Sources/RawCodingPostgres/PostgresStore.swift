@@ -58,10 +58,7 @@ public final class PostgresStore: KeyValueStore {
     )
         throws(RawCodingError)
     {
-        guard !table.isEmpty, !table.contains("\u{0}") else {
-            throw .storage(
-                "a table name must be non-empty text without NUL, not \"\(table)\"", in: PostgresStore.self, key: nil)
-        }
+        try StoreTable.check(table, in: PostgresStore.self)
         self.table = table
         self.codec = codec
         sql = PostgresTableNames(table: table)
@@ -108,11 +105,7 @@ public final class PostgresStore: KeyValueStore {
     }
 
     private func decoded(_ data: Data, key: String) throws(RawCodingError) -> StoredValue {
-        do throws(RawCodingError) {
-            return try codec.readTree(from: data)
-        } catch {
-            throw error.at(key: key)
-        }
+        try codec.tree(ofPayload: data, forKey: key)
     }
 
     /// The payload under `key`, as stored; the caller holds the connection's lock.
@@ -135,14 +128,9 @@ public final class PostgresStore: KeyValueStore {
 
     // MARK: Writing
 
-    /// The bytes stored for `value`, refusing `null` at the top level.
+    /// The bytes stored for `value`.
     private func encoded(_ value: StoredValue, key: String) throws(RawCodingError) -> Data {
-        if value.isNull { throw .nullAtTopLevel(in: PostgresStore.self, key: key) }
-        do throws(RawCodingError) {
-            return try codec.writeTree(value)
-        } catch {
-            throw error.at(key: key)
-        }
+        try codec.payload(of: value, forKey: key, in: PostgresStore.self)
     }
 
     /// The payload as a parameter of the column it goes to.
@@ -247,14 +235,14 @@ public final class PostgresStore: KeyValueStore {
         -> SetAsidePayload?
     {
         guard let data = try payload(key, connection, locking: true) else { return nil }
-        let milliseconds = Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
-        let id = "\(milliseconds)-\(String(UInt64.random(in: .min ... .max), radix: 16))"
+        let (id, milliseconds) = SetAsidePayload.newIdentifier()
         _ = try connection.run(
             isJSON ? sql.insertSetAsideJSON : sql.insertSetAsideBytes,
             [.text(id), .text(Self.rowKey(key)), .text(format), .integer(milliseconds), parameter(data)], key: key,
             retrying: false)
         _ = try delete(key, connection, retrying: false)
-        return SetAsidePayload(id: id, key: key, date: Self.date(milliseconds), content: .bytes(data))
+        return SetAsidePayload(
+            id: id, key: key, date: SetAsidePayload.date(milliseconds: milliseconds), content: .bytes(data))
     }
 
     public func replace(_ value: StoredValue?, forKey key: String, settingAside: Bool) throws(RawCodingError)
@@ -282,7 +270,8 @@ public final class PostgresStore: KeyValueStore {
             let rows = try connection.run(sql.selectSetAside, [.text(format)], key: nil)
             return rows.rows.indices.map { row in
                 SetAsidePayload(
-                    id: rows.text(row, 0), key: rows.text(row, 1), date: Self.date(rows.integer(row, 2)),
+                    id: rows.text(row, 0), key: rows.text(row, 1),
+                    date: SetAsidePayload.date(milliseconds: rows.integer(row, 2)),
                     content: .bytes(rows.rows[row][isJSON ? 3 : 4] ?? Data()))
             }
         }
@@ -298,7 +287,4 @@ public final class PostgresStore: KeyValueStore {
     /// one row.
     private static func rowKey(_ key: String) -> String { StoreKey.composed(key) }
 
-    private static func date(_ milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
-    }
 }

@@ -1,3 +1,5 @@
+import RawCodingStores
+
 /// The SQL of a store's tables, with their names quoted; made once, since a statement is
 /// prepared once per connection by its text.
 struct PostgresTableNames: Sendable {
@@ -28,9 +30,9 @@ struct PostgresTableNames: Sendable {
         let hash = table.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
         let suffix = String(hash, radix: 16)
         channel = "raw_coding_\(suffix)"
-        let values = Self.quoted(table)
-        let setAside = Self.quoted(table + "_set_aside")
-        let notify = Self.quoted("raw_coding_notify_\(suffix)")
+        let values = StoreTable.quoted(table)
+        let setAside = StoreTable.quoted(table + "_set_aside")
+        let notify = StoreTable.quoted("raw_coding_notify_\(suffix)")
         let key = #""key" text NOT NULL, "format" text NOT NULL"#
         lockSchema = "SELECT pg_advisory_xact_lock(\(Int64(bitPattern: hash ^ 1)))"
         createValues = #"""
@@ -84,7 +86,4 @@ struct PostgresTableNames: Sendable {
             """#
         deleteSetAside = #"DELETE FROM \#(setAside) WHERE "id" = $1 AND "format" = $2"#
     }
-
-    /// An identifier as SQL quotes it: in double quotes, each inner one doubled.
-    static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }

@@ -85,7 +85,7 @@ final class PostgresWatcher: Sendable {
     private func listen() -> PostgresConnection? {
         do throws(RawCodingError) {
             let listening = try PostgresConnection(connection, setUp: [])
-            _ = try listening.run("LISTEN " + PostgresTableNames.quoted(names.channel), [], key: nil, retrying: false)
+            _ = try listening.run("LISTEN " + StoreTable.quoted(names.channel), [], key: nil, retrying: false)
             return listening
         } catch {
             RawCodingDiagnostics.report(error, as: .readFailed)

@@ -59,10 +59,7 @@ public final class SQLiteStore: KeyValueStore {
     public init(
         path: String, table: String = "raw_coding_values", codec: any Codec = .json, busyTimeout: TimeInterval = 10
     ) throws(RawCodingError) {
-        guard !table.isEmpty, !table.contains("\u{0}") else {
-            throw .storage(
-                "a table name must be non-empty text without NUL, not \"\(table)\"", in: SQLiteStore.self, key: nil)
-        }
+        try StoreTable.check(table, in: SQLiteStore.self)
         self.path = path
         self.table = table
         self.codec = codec
@@ -82,11 +79,7 @@ public final class SQLiteStore: KeyValueStore {
     public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
         guard let data = try connection.withLock({ connection throws(RawCodingError) in try payload(key, connection) })
         else { return nil }
-        do throws(RawCodingError) {
-            return try codec.readTree(from: data)
-        } catch {
-            throw error.at(key: key)
-        }
+        return try codec.tree(ofPayload: data, forKey: key)
     }
 
     /// The payload under `key`, as stored; the caller holds the connection's lock.
@@ -111,14 +104,9 @@ public final class SQLiteStore: KeyValueStore {
 
     // MARK: Writing
 
-    /// The bytes stored for `value`, refusing `null` at the top level.
+    /// The bytes stored for `value`.
     private func encoded(_ value: StoredValue, key: String) throws(RawCodingError) -> Data {
-        if value.isNull { throw .nullAtTopLevel(in: SQLiteStore.self, key: key) }
-        do throws(RawCodingError) {
-            return try codec.writeTree(value)
-        } catch {
-            throw error.at(key: key)
-        }
+        try codec.payload(of: value, forKey: key, in: SQLiteStore.self)
     }
 
     /// Stores `data` under `key` with a new change tag; the caller holds the connection's lock.
@@ -175,13 +163,8 @@ public final class SQLiteStore: KeyValueStore {
         try mutate(forKey: key) { connection throws(RawCodingError) -> (result: Result, changed: Bool) in
             try connection.inWriteTransaction(key: key) {
                 () throws(RawCodingError) -> (result: Result, changed: Bool) in
-                let old: StoredValue?
-                do throws(RawCodingError) {
-                    old = try payload(key, connection).map { data throws(RawCodingError) in
-                        try codec.readTree(from: data)
-                    }
-                } catch {
-                    throw error.at(key: key)
+                let old = try payload(key, connection).map { data throws(RawCodingError) in
+                    try codec.tree(ofPayload: data, forKey: key)
                 }
                 var value = old
                 let result = try body(&value)
@@ -219,8 +202,7 @@ public final class SQLiteStore: KeyValueStore {
         -> SetAsidePayload?
     {
         guard let data = try payload(key, connection) else { return nil }
-        let milliseconds = Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
-        let id = "\(milliseconds)-\(String(UInt64.random(in: .min ... .max), radix: 16))"
+        let (id, milliseconds) = SetAsidePayload.newIdentifier()
         try connection.run(names.insertSetAside, key: key) { statement throws(RawCodingError) in
             try statement.bind(id, at: 1)
             try statement.bind(Self.rowKey(key), at: 2)
@@ -230,7 +212,8 @@ public final class SQLiteStore: KeyValueStore {
             _ = try statement.step()
         }
         _ = try delete(key, connection)
-        return SetAsidePayload(id: id, key: key, date: Self.date(milliseconds), content: .bytes(data))
+        return SetAsidePayload(
+            id: id, key: key, date: SetAsidePayload.date(milliseconds: milliseconds), content: .bytes(data))
     }
 
     public func replace(_ value: StoredValue?, forKey key: String, settingAside: Bool) throws(RawCodingError)
@@ -262,7 +245,8 @@ public final class SQLiteStore: KeyValueStore {
                     payloads.append(
                         SetAsidePayload(
                             id: statement.text(at: 0), key: statement.text(at: 1),
-                            date: Self.date(statement.int64(at: 2)), content: .bytes(statement.data(at: 3))))
+                            date: SetAsidePayload.date(milliseconds: statement.int64(at: 2)),
+                            content: .bytes(statement.data(at: 3))))
                 }
                 return payloads
             }
@@ -283,9 +267,6 @@ public final class SQLiteStore: KeyValueStore {
     /// one row.
     private static func rowKey(_ key: String) -> String { StoreKey.composed(key) }
 
-    private static func date(_ milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
-    }
 }
 
 /// The SQL of a store's tables, with their names quoted; made once, since a statement is
@@ -304,8 +285,8 @@ struct SQLiteTableNames: Sendable {
     let deleteSetAside: String
 
     init(table: String) {
-        let values = Self.quoted(table)
-        let setAside = Self.quoted(table + "_set_aside")
+        let values = StoreTable.quoted(table)
+        let setAside = StoreTable.quoted(table + "_set_aside")
         self.values = values
         createValues = """
             CREATE TABLE IF NOT EXISTS \(values) ("key" TEXT NOT NULL, "format" TEXT NOT NULL, "value" NOT NULL, \
@@ -329,7 +310,4 @@ struct SQLiteTableNames: Sendable {
             #"SELECT "id", "key", "milliseconds", "value" FROM \#(setAside) WHERE "format" = ?1 ORDER BY "milliseconds", "id""#
         deleteSetAside = #"DELETE FROM \#(setAside) WHERE "id" = ?1 AND "format" = ?2"#
     }
-
-    /// An identifier as SQL quotes it: in double quotes, each inner one doubled.
-    static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }

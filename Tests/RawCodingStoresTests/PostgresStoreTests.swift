@@ -147,44 +147,9 @@ struct PostgresStoreTests {
         #expect(seen.withLock { $0.contains(1_000) }, "the observer did not see the write made after the restart")
     }
 
-    @Test func observationFiresWhenAnotherProcessWrites() throws {
-        let table = PostgresServer.freshTable()
-        let model = CounterModel(store: try PostgresServer.store(table))
-        #expect(model.count == 0)
-        let fired = Locked(Date?.none)
-        withObservationTracking {
-            _ = model.count
-        } onChange: {
-            fired.withLock { $0 = Date() }
-        }
-        let result = try Probe(["set", PostgresServer.probeArgument(table), "count", "41"]).finish()
-        let written = Date()
-        try #require(result.status == 0, "\(result.output)")
-        while fired.withLock({ $0 }) == nil, Date().timeIntervalSince(written) < 1 {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        let delay = try #require(fired.withLock { $0 }, "observation did not fire within one second")
-            .timeIntervalSince(written)
-        #expect(delay < 1)
-        #expect(model.count == 41)
-    }
-
     @Test func aFailedUpdateEndsItsTransaction() throws {
         let table = PostgresServer.freshTable()
-        let store = try PostgresServer.store(table)
-        let other = try PostgresServer.store(table)
-        try store.write(1, forKey: "count")
-        #expect(throws: RawCodingError.self) {
-            try store.update(forKey: "count") { (_: inout StoredValue?) throws(RawCodingError) in
-                throw RawCodingError(kind: .encodingFailed, typeName: "Test", reason: "refused")
-            }
-        }
-        // The key's locks are released, and the store's next writes are committed, not left in a
-        // transaction nobody ends.
-        try other.write(2, forKey: "count")
-        #expect(try store.read(forKey: "count") == 2)
-        try store.write(3, forKey: "count")
-        #expect(try other.read(forKey: "count") == 3)
+        try expectAFailedUpdateEndsItsTransaction(try PostgresServer.store(table), try PostgresServer.store(table))
     }
 
     @Test func jsonIsKeptExactlyAndSQLReadsIt() throws {

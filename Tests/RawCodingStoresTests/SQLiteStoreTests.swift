@@ -61,19 +61,8 @@ struct SQLiteStoreTests {
     }
 
     @Test func aFailedUpdateReleasesTheWriteLock() throws {
-        let store = try SQLiteStore(path: path, busyTimeout: 0.2)
-        let other = try SQLiteStore(path: path, busyTimeout: 0.2)
-        try store.write(1, forKey: "count")
-        #expect(throws: RawCodingError.self) {
-            try store.update(forKey: "count") { (_: inout StoredValue?) throws(RawCodingError) in
-                throw RawCodingError(kind: .encodingFailed, typeName: "Test", reason: "refused")
-            }
-        }
-        // Another connection can write at once, and the store sees it: no transaction was left open.
-        try other.write(2, forKey: "count")
-        #expect(try store.read(forKey: "count") == 2)
-        try store.write(3, forKey: "count")
-        #expect(try other.read(forKey: "count") == 3)
+        try expectAFailedUpdateEndsItsTransaction(
+            try SQLiteStore(path: path, busyTimeout: 0.2), try SQLiteStore(path: path, busyTimeout: 0.2))
     }
 
     @Test func aLockHeldTooLongIsAStorageErrorNamingTheKey() throws {

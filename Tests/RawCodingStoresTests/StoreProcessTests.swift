@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import RawCoding
+import RawCodingPostgres
 import RawCodingSQLite
 import RawCodingStores
 import Testing
@@ -16,17 +17,22 @@ struct SequenceEntry: Codable, Equatable {
     }
 }
 
-/// The stores that processes share: a directory of files, an SQLite database file.
+/// The stores that processes share: a directory of files, an SQLite database file, and a
+/// PostgreSQL table where a server is given (``PostgresServer``).
 enum SharedStorage: String, CaseIterable, CustomTestStringConvertible {
-    case files, sqlite
+    case files, sqlite, postgres
 
     var testDescription: String { rawValue }
 
-    /// A store on the storage in `directory`.
+    /// The storages these tests can use here (the PostgreSQL tests say why when they skip).
+    static var available: [SharedStorage] { PostgresServer.connection == nil ? [.files, .sqlite] : allCases }
+
+    /// A store on the storage named by `directory` (for PostgreSQL, a table named after it).
     func store(_ directory: TemporaryDirectory) throws -> any KeyValueStore {
         switch self {
         case .files: try FileStore(directory: directory.url)
         case .sqlite: try SQLiteStore(path: directory.url.appendingPathComponent("store.sqlite").path)
+        case .postgres: try PostgresServer.store(Self.table(directory))
         }
     }
 
@@ -35,7 +41,12 @@ enum SharedStorage: String, CaseIterable, CustomTestStringConvertible {
         switch self {
         case .files: directory.url.path
         case .sqlite: "sqlite:" + directory.url.appendingPathComponent("store.sqlite").path
+        case .postgres: PostgresServer.probeArgument(Self.table(directory))
         }
+    }
+
+    private static func table(_ directory: TemporaryDirectory) -> String {
+        "t_" + directory.url.lastPathComponent.lowercased().filter { $0.isLetter || $0.isNumber }
     }
 }
 
@@ -121,7 +132,7 @@ struct FileStoreProcessTests {
         }
     }
 
-    @Test(arguments: SharedStorage.allCases)
+    @Test(arguments: SharedStorage.available)
     func twoProcessesOfFourThreadsLoseNoIncrement(_ storage: SharedStorage) throws {
         let directory = try TemporaryDirectory()
         let argument = storage.probeArgument(directory)
@@ -134,7 +145,7 @@ struct FileStoreProcessTests {
         #expect(counter == 4_000)
     }
 
-    @Test(arguments: SharedStorage.allCases)
+    @Test(arguments: SharedStorage.available)
     func observationFiresWhenAnotherProcessWrites(_ storage: SharedStorage) throws {
         let directory = try TemporaryDirectory()
         let model = CounterModel(store: try storage.store(directory))
@@ -158,7 +169,7 @@ struct FileStoreProcessTests {
         #expect(model.count == 41)
     }
 
-    @Test(arguments: SharedStorage.allCases)
+    @Test(arguments: SharedStorage.available)
     func streamDeliversAnotherProcessWrite(_ storage: SharedStorage) async throws {
         let directory = try TemporaryDirectory()
         let store = try storage.store(directory)

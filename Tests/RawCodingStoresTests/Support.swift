@@ -1,4 +1,6 @@
 import Foundation
+import RawCoding
+import RawCodingStores
 import Testing
 
 /// A directory under the system's temporary directory, removed when released.
@@ -28,4 +30,19 @@ enum Products {
             "\(name) was not built at \(url.path); the test target depends on it, so `swift test` should build it")
         return url
     }
+}
+
+/// An update whose body throws ends its transaction: the other instance (another connection)
+/// writes at once, and each instance reads what the other wrote, committed.
+func expectAFailedUpdateEndsItsTransaction(_ store: any KeyValueStore, _ other: any KeyValueStore) throws {
+    try store.write(1, forKey: "count")
+    #expect(throws: RawCodingError.self) {
+        try store.update(forKey: "count") { (_: inout StoredValue?) throws(RawCodingError) in
+            throw RawCodingError(kind: .encodingFailed, typeName: "Test", reason: "refused")
+        }
+    }
+    try other.write(2, forKey: "count")
+    #expect(try store.read(forKey: "count") == 2)
+    try store.write(3, forKey: "count")
+    #expect(try other.read(forKey: "count") == 3)
 }

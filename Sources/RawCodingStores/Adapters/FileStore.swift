@@ -97,11 +97,7 @@ public final class FileStore: KeyValueStore {
     public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
         let file = try filePath(key)
         guard let data = try POSIXFiles.read(file, key: key, maximumBytes: maximumFileBytes) else { return nil }
-        do throws(RawCodingError) {
-            return try codec.readTree(from: data)
-        } catch {
-            throw error.at(key: key)
-        }
+        return try codec.tree(ofPayload: data, forKey: key)
     }
 
     public func write(_ value: StoredValue, forKey key: String) throws(RawCodingError) {
@@ -154,12 +150,7 @@ public final class FileStore: KeyValueStore {
 
     /// The bytes of `value`'s file, refusing `null` at the top level.
     func fileData(_ value: StoredValue, key: String) throws(RawCodingError) -> Data {
-        if value.isNull { throw .nullAtTopLevel(in: FileStore.self, key: key) }
-        do throws(RawCodingError) {
-            return try codec.writeTree(value)
-        } catch {
-            throw error.at(key: key)
-        }
+        try codec.payload(of: value, forKey: key, in: FileStore.self)
     }
 
     public func keys() throws(RawCodingError) -> [String] {
