@@ -95,7 +95,13 @@ func databaseRows() throws -> [Comparison] {
     if let postgres { stores.append(("PostgreSQL", postgres)) }
     let direct = DirectSQLite(path: path, table: "settings")
     let properties = stores.map { StoredSettings($0.store) }
-    let calls = 10_000
+    // A debug build (CI's smoke run) checks that the rows run and round-trip: fewer calls.
+    #if DEBUG
+        let calls = 500
+    #else
+        let calls = 10_000
+    #endif
+    let times = calls == 10_000 ? "×10,000" : "×\(calls)"
     var settings = BenchmarkSettings()
     let payload = try JSONCodec.json.encode(settings)
     let tree = try sqlite.codec.encodeTree(settings)
@@ -145,25 +151,26 @@ func databaseRows() throws -> [Comparison] {
         Comparison(title: title, ours: time[ours]!, theirs: time[theirs]!, target: target)
     }
     var rows = [
-        row("@Stored write ×10,000: SQLite vs files", "SQLite @Stored write", "files @Stored write"),
-        row("@Stored write ×10,000: SQLite vs UserDefaults", "SQLite @Stored write", "UserDefaults @Stored write"),
-        row("read + decode ×10,000: SQLite vs files", "SQLite read", "files read"),
-        row("read + decode ×10,000: SQLite vs UserDefaults", "SQLite read", "UserDefaults read"),
-        row("SQLiteStore write vs the same upsert in C ×10,000", "SQLiteStore write", "direct upsert", target: 1 / 1.5),
-        row("SQLiteStore read vs the same select in C ×10,000", "SQLiteStore read", "direct select", target: 1 / 1.5),
+        row("@Stored write \(times): SQLite vs files", "SQLite @Stored write", "files @Stored write"),
+        row("@Stored write \(times): SQLite vs UserDefaults", "SQLite @Stored write", "UserDefaults @Stored write"),
+        row("read + decode \(times): SQLite vs files", "SQLite read", "files read"),
+        row("read + decode \(times): SQLite vs UserDefaults", "SQLite read", "UserDefaults read"),
+        row(
+            "SQLiteStore write vs the same upsert in C \(times)", "SQLiteStore write", "direct upsert", target: 1 / 1.5),
+        row("SQLiteStore read vs the same select in C \(times)", "SQLiteStore read", "direct select", target: 1 / 1.5),
     ]
     guard postgres != nil else {
         print("PostgreSQL rows: skipped (\(postgresAbsence))")
         return rows
     }
     rows += [
-        row("@Stored write ×10,000: SQLite vs PostgreSQL", "SQLite @Stored write", "PostgreSQL @Stored write"),
-        row("read + decode ×10,000: SQLite vs PostgreSQL", "SQLite read", "PostgreSQL read"),
+        row("@Stored write \(times): SQLite vs PostgreSQL", "SQLite @Stored write", "PostgreSQL @Stored write"),
+        row("read + decode \(times): SQLite vs PostgreSQL", "SQLite read", "PostgreSQL read"),
         row(
-            "PostgresStore write vs the same upsert in libpq ×10,000", "PostgresStore write", "direct libpq upsert",
+            "PostgresStore write vs the same upsert in libpq \(times)", "PostgresStore write", "direct libpq upsert",
             target: 1 / 1.5),
         row(
-            "PostgresStore read vs the same select in libpq ×10,000", "PostgresStore read", "direct libpq select",
+            "PostgresStore read vs the same select in libpq \(times)", "PostgresStore read", "direct libpq select",
             target: 1 / 1.5),
     ]
     return rows
