@@ -651,10 +651,10 @@ line: try execute("BEGIN IMMEDIATE", key: key)
 becomes: try execute("BEGIN DEFERRED", key: key)
 tests: StoreProcessTests
 
-name: SQLiteStore keeps canonically equal keys apart
-file: Sources/RawCodingSQLite/SQLiteStore.swift
-after: private static func rowKey(
-line: key.precomposedStringWithCanonicalMapping
+name: Byte-comparing stores keep canonically equal keys apart
+file: Sources/RawCodingStores/Store/StoreKey.swift
+after: package static func composed(
+line: key.utf8.allSatisfy { $0 < 0x80 } ? key : key.precomposedStringWithCanonicalMapping
 becomes: key
 tests: adapterMeetsTheContract
 
@@ -684,7 +684,7 @@ file: Sources/RawCodingPostgres/PostgresWatcher.swift
 after: private func wait(
 line: if own[pid] != nil { continue }
 becomes: continue
-tests: PostgresStoreTests
+tests: StoreProcessTests
 
 name: PostgresStore does not reconnect after a server restart
 file: Sources/RawCodingPostgres/PostgresConnection.swift

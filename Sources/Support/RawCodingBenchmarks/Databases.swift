@@ -101,7 +101,7 @@ func databaseRows() throws -> [Comparison] {
     #else
         let calls = 10_000
     #endif
-    let times = calls == 10_000 ? "×10,000" : "×\(calls)"
+    let times = "×" + grouped(calls)
     var settings = BenchmarkSettings()
     let payload = try JSONCodec.json.encode(settings)
     let tree = try sqlite.codec.encodeTree(settings)
@@ -174,4 +174,9 @@ func databaseRows() throws -> [Comparison] {
             target: 1 / 1.5),
     ]
     return rows
+}
+
+/// `number` with its thousands grouped by commas, as the table writes counts (10,000).
+private func grouped(_ number: Int) -> String {
+    number < 1_000 ? "\(number)" : grouped(number / 1_000) + "," + String(String(number % 1_000 + 1_000).dropFirst())
 }
