@@ -113,7 +113,7 @@ public final class PostgresStore: KeyValueStore {
         -> Data?
     {
         let rows = try connection.run(
-            locking ? sql.selectForUpdate : sql.selectValue, [.text(Self.rowKey(key)), .text(format)], key: key,
+            locking ? sql.selectForUpdate : sql.selectValue, [.text(StoreKey.composed(key)), .text(format)], key: key,
             retrying: !locking)
         guard let row = rows.rows.first else { return nil }
         return row[isJSON ? 0 : 1] ?? Data()
@@ -140,15 +140,17 @@ public final class PostgresStore: KeyValueStore {
         throws(RawCodingError)
     {
         _ = try connection.run(
-            isJSON ? sql.upsertJSON : sql.upsertBytes, [.text(Self.rowKey(key)), .text(format), parameter(data)],
+            isJSON ? sql.upsertJSON : sql.upsertBytes, [.text(StoreKey.composed(key)), .text(format), parameter(data)],
             key: key,
             retrying: retrying)
     }
 
     private func delete(_ key: String, _ connection: PostgresConnection, retrying: Bool) throws(RawCodingError) -> Bool
     {
-        try connection.run(sql.deleteValue, [.text(Self.rowKey(key)), .text(format)], key: key, retrying: retrying)
-            .changed > 0
+        try connection.run(
+            sql.deleteValue, [.text(StoreKey.composed(key)), .text(format)], key: key, retrying: retrying
+        )
+        .changed > 0
     }
 
     /// The one path of every change: `body` runs under the connection's lock and returns
@@ -173,7 +175,8 @@ public final class PostgresStore: KeyValueStore {
     ) throws(RawCodingError) -> Result {
         try connection.inTransaction(key: key) { () throws(RawCodingError) -> Result in
             // A format holds no colon, so the text is the row's alone (PostgreSQL's text holds no NUL).
-            _ = try connection.run(sql.lockKey, [.text(format + ":" + Self.rowKey(key))], key: key, retrying: false)
+            _ = try connection.run(
+                sql.lockKey, [.text(format + ":" + StoreKey.composed(key))], key: key, retrying: false)
             return try body()
         }
     }
@@ -238,7 +241,8 @@ public final class PostgresStore: KeyValueStore {
         let (id, milliseconds) = SetAsidePayload.newIdentifier()
         _ = try connection.run(
             isJSON ? sql.insertSetAsideJSON : sql.insertSetAsideBytes,
-            [.text(id), .text(Self.rowKey(key)), .text(format), .integer(milliseconds), parameter(data)], key: key,
+            [.text(id), .text(StoreKey.composed(key)), .text(format), .integer(milliseconds), parameter(data)],
+            key: key,
             retrying: false)
         _ = try delete(key, connection, retrying: false)
         return SetAsidePayload(
@@ -282,9 +286,4 @@ public final class PostgresStore: KeyValueStore {
             _ = try connection.run(sql.deleteSetAside, [.text(id), .text(format)], key: nil)
         }
     }
-
-    /// The key as a row holds it: in its composed Unicode form, so keys Swift finds equal are
-    /// one row.
-    private static func rowKey(_ key: String) -> String { StoreKey.composed(key) }
-
 }

@@ -10,7 +10,8 @@ import RawCodingStores
 /// try store.update(Int.self, forKey: "launches", defaultValue: 0) { $0 += 1 }
 /// ```
 ///
-/// - Each key is a row of `table`: the key, the codec's format, the payload the codec writes
+/// - Each key is a row of `table`: the key (in its composed Unicode form, so keys Swift finds
+///   equal are one row), the codec's format, the payload the codec writes
 ///   (JSON as text, so SQL's JSON functions read it, as in
 ///   `SELECT json_extract(value, '$.theme') FROM settings WHERE key = 'display'`; a property
 ///   list as a blob), and a change tag, a random number each write gives the row. Stores with
@@ -85,7 +86,7 @@ public final class SQLiteStore: KeyValueStore {
     /// The payload under `key`, as stored; the caller holds the connection's lock.
     private func payload(_ key: String, _ connection: SQLiteConnection) throws(RawCodingError) -> Data? {
         try connection.run(names.selectValue, key: key) { statement throws(RawCodingError) in
-            try statement.bind(Self.rowKey(key), at: 1)
+            try statement.bind(StoreKey.composed(key), at: 1)
             try statement.bind(format, at: 2)
             return try statement.step() ? statement.data(at: 0) : nil
         }
@@ -112,25 +113,27 @@ public final class SQLiteStore: KeyValueStore {
     /// Stores `data` under `key` with a new change tag; the caller holds the connection's lock.
     private func store(_ data: Data, key: String, _ connection: SQLiteConnection) throws(RawCodingError) {
         let change = Int64.random(in: .min ... .max)
+        let row = SQLiteWatcher.Row(key: StoreKey.composed(key), format: format)
         try connection.run(names.upsertValue, key: key) { statement throws(RawCodingError) in
-            try statement.bind(Self.rowKey(key), at: 1)
+            try statement.bind(row.key, at: 1)
             try statement.bind(format, at: 2)
             try statement.bind(data, asText: storesText, at: 3)
             try statement.bind(change, at: 4)
             _ = try statement.step()
         }
-        watcher.noteOwnChange(SQLiteWatcher.Row(key: Self.rowKey(key), format: format), tag: change)
+        watcher.noteOwnChange(row, tag: change)
     }
 
     /// Deletes the row of `key`; whether there was one. The caller holds the connection's lock.
     private func delete(_ key: String, _ connection: SQLiteConnection) throws(RawCodingError) -> Bool {
+        let row = SQLiteWatcher.Row(key: StoreKey.composed(key), format: format)
         try connection.run(names.deleteValue, key: key) { statement throws(RawCodingError) in
-            try statement.bind(Self.rowKey(key), at: 1)
+            try statement.bind(row.key, at: 1)
             try statement.bind(format, at: 2)
             _ = try statement.step()
         }
         guard connection.changes > 0 else { return false }
-        watcher.noteOwnChange(SQLiteWatcher.Row(key: Self.rowKey(key), format: format), tag: nil)
+        watcher.noteOwnChange(row, tag: nil)
         return true
     }
 
@@ -205,7 +208,7 @@ public final class SQLiteStore: KeyValueStore {
         let (id, milliseconds) = SetAsidePayload.newIdentifier()
         try connection.run(names.insertSetAside, key: key) { statement throws(RawCodingError) in
             try statement.bind(id, at: 1)
-            try statement.bind(Self.rowKey(key), at: 2)
+            try statement.bind(StoreKey.composed(key), at: 2)
             try statement.bind(format, at: 3)
             try statement.bind(milliseconds, at: 4)
             try statement.bind(data, asText: storesText, at: 5)
@@ -262,11 +265,6 @@ public final class SQLiteStore: KeyValueStore {
             }
         }
     }
-
-    /// The key as a row holds it: in its composed Unicode form, so keys Swift finds equal are
-    /// one row.
-    private static func rowKey(_ key: String) -> String { StoreKey.composed(key) }
-
 }
 
 /// The SQL of a store's tables, with their names quoted; made once, since a statement is
