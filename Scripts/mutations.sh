@@ -6,13 +6,14 @@
 #   Scripts/mutations.sh             every mutation in the list below
 #   Scripts/mutations.sh REGEX       only those whose name matches REGEX
 #
-# Needs git, the Swift toolchain and python3; the PostgresStore mutations need a server
-# (RAWCODING_POSTGRES and RAWCODING_POSTGRES_RESTART, as .ci/run sets them), or their tests skip
-# and the mutations show as not caught. One full debug build, then a few seconds per
-# mutation (an incremental build and the named tests): about two minutes on two cores. Tests
-# that hang under a mutation are stopped after 300 s and count as catching it. Exit status: 0 when every mutation was
-# caught, 1 when one was not, 2 when the list no longer fits the code (a line not found, a
-# mutation that does not compile) or the unmutated tests fail.
+# Needs git, the Swift toolchain and python3; the PostgresStore mutations need servers
+# (RAWCODING_POSTGRES, RAWCODING_POSTGRES_RESTARTABLE and RAWCODING_POSTGRES_RESTART, as
+# .ci/run sets them), or their tests skip and the mutations show as not caught. One full debug
+# build, then a few seconds per mutation (an incremental build and the named tests): about two
+# minutes on two cores. Tests that hang under a mutation are stopped after 300 s and count as
+# catching it. Exit status: 0 when every mutation was caught, 1 when one was not, 2 when the
+# list no longer fits the code (a line not found, a mutation that does not compile) or the
+# unmutated tests fail.
 #
 # Adding a guard to the library? Add its mutation here: the smallest one-line change that
 # disables it, and the tests that must fail.

@@ -10,10 +10,15 @@ import Testing
 #endif
 
 /// The server the PostgreSQL tests use: `RAWCODING_POSTGRES` holds its libpq connection string
-/// (`.ci/run` starts a throwaway cluster with `Scripts/postgres-cluster.sh` and sets it), and
-/// `RAWCODING_POSTGRES_RESTART` a shell command that restarts it.
+/// (`.ci/run` starts a throwaway cluster with `Scripts/postgres-cluster.sh` and sets it).
+///
+/// The restart check needs a server of its own, since restarting one drops every connection to
+/// it, and the suites that use `RAWCODING_POSTGRES` run at the same time:
+/// `RAWCODING_POSTGRES_RESTARTABLE` holds its connection string and `RAWCODING_POSTGRES_RESTART`
+/// a shell command that restarts it.
 enum PostgresServer {
     static let connection = ProcessInfo.processInfo.environment["RAWCODING_POSTGRES"]
+    static let restartable = ProcessInfo.processInfo.environment["RAWCODING_POSTGRES_RESTARTABLE"]
     static let restartCommand = ProcessInfo.processInfo.environment["RAWCODING_POSTGRES_RESTART"]
 
     static let skipped =
@@ -24,8 +29,10 @@ enum PostgresServer {
     static func freshTable() -> String { "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
 
     /// A store on `table`.
-    static func store(_ table: String, codec: any Codec = .json) throws -> PostgresStore {
-        try PostgresStore(connection: try #require(connection), table: table, codec: codec)
+    static func store(_ table: String, codec: any Codec = .json, on server: String? = connection) throws
+        -> PostgresStore
+    {
+        try PostgresStore(connection: try #require(server), table: table, codec: codec)
     }
 
     /// How `StoreProbe` names a store on `table`.
@@ -102,11 +109,17 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test(.enabled(if: PostgresServer.restartCommand != nil, "RAWCODING_POSTGRES_RESTART is not set"))
+    @Test(
+        .enabled(
+            if: PostgresServer.restartable != nil && PostgresServer.restartCommand != nil,
+            Comment(
+                rawValue: "RAWCODING_POSTGRES_RESTARTABLE or RAWCODING_POSTGRES_RESTART is not set: the "
+                    + "restart check needs a server no other test uses")))
     func aServerRestartLosesNoAcknowledgedWriteAndObserversFollow() async throws {
         let table = PostgresServer.freshTable()
-        let writer = try PostgresServer.store(table)
-        let observer = try PostgresServer.store(table)
+        let server = PostgresServer.restartable
+        let writer = try PostgresServer.store(table, on: server)
+        let observer = try PostgresServer.store(table, on: server)
         let seen = Locked<[Int]>([])
         let observation = observer.observe { change in
             guard change.affects("value") else { return }
@@ -134,7 +147,7 @@ struct PostgresStoreTests {
         #expect(try await restart.value == 0)
         // Writes go through again after the restart.
         try writer.set(1_000, forKey: "value")
-        let reader = try PostgresServer.store(table)
+        let reader = try PostgresServer.store(table, on: server)
         for index in acknowledged {
             #expect(
                 try reader.value(Int.self, forKey: "value-\(index)") == index, "acknowledged write \(index) is lost")
