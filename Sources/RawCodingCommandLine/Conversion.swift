@@ -13,6 +13,7 @@ struct Conversion {
 
     init(options: ConvertOptions) {
         self.options = options
+        mapping = FormatMapping(roundingNumbers: options.roundsNumbers)
     }
 
     /// Converts `data` to XML piece by piece, writing each piece as it is finished, when it is
@@ -86,7 +87,7 @@ struct Conversion {
         guard options.target == target, data.count > Self.streamingThreshold,
             options.source.format(for: data) is JSONTreeFormat
         else { return false }
-        var streamed = FormatMapping()
+        var streamed = FormatMapping(roundingNumbers: options.roundsNumbers)
         let written: Bool
         do {
             // The two closures never call each other back; the rule that forbids passing one

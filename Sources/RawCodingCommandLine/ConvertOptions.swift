@@ -15,6 +15,8 @@ struct ConvertOptions {
           -o, --output FILE  where to write (default: - , standard output)
           --restore KINDS    into a property list, read ISO 8601 strings back as dates (dates)
                              and data URLs as data (data): --restore dates,data
+          --round-numbers    into a property list, write a JSON number of more than 17
+                             significant digits as the nearest real instead of stopping
           --max-bytes N      largest input (default \(ToolLimits.sizeText(ToolLimits.default.maximumInputBytes)); K, M, G suffixes)
           --max-depth N      deepest nesting (default \(ToolLimits.default.maximumDepth))
           --max-values N     most values (default \(ToolLimits.default.maximumValueCount))
@@ -27,9 +29,12 @@ struct ConvertOptions {
 
         Mapping: in JSON a date is ISO 8601 text in UTC with every fractional digit it needs,
         and data is Base64 text in a data URL (data:;base64,AP8Q); each such change is noted on
-        standard error, as is a real with a whole value, which JSON writes as an integer. JSON null cannot
-        go into a property list: it is an error naming its path. XML property lists keep whole
-        seconds only: a dropped fraction is noted.
+        standard error, as is a real with a whole value, which JSON writes as an integer. JSON
+        null cannot go into a property list: it is an error naming its path. A JSON number
+        becomes the nearest real (a Double) when it has at most 17 significant digits, as in
+        every other tool (0.10000000000000001 is 0.1); with more, it stops the conversion
+        unless --round-numbers is given. XML property lists keep whole seconds only: a dropped
+        fraction is noted.
         """
 
     var input: String
@@ -37,6 +42,7 @@ struct ConvertOptions {
     var target: OutputFormat
     var source: InputFormat
     var restore: FormatMapping.Restore
+    var roundsNumbers: Bool
     var limits: Limits
 
     /// Reads `convert`'s arguments (the words after `convert`).
@@ -44,7 +50,7 @@ struct ConvertOptions {
     init(parsing arguments: [String]) throws(ToolFailure) {
         let parsed = try Arguments(
             arguments, valued: Set(["--to", "--from", "-o", "--output", "--restore"]).union(ToolLimits.options),
-            flags: [],
+            flags: ["--round-numbers"],
             command: "convert")
         guard parsed.positional.count == 1 else {
             throw .usage(
@@ -57,6 +63,7 @@ struct ConvertOptions {
         target = try OutputFormat.read(parsed.values["--to"], default: nil)
         source = try InputFormat.read(parsed.values["--from"])
         restore = try FormatMapping.Restore.read(parsed.values["--restore"])
+        roundsNumbers = parsed.flags.contains("--round-numbers")
         limits = try ToolLimits.read(parsed)
     }
 }

@@ -9,7 +9,10 @@ import RawCoding
 ///   (`data:;base64,AP8QgH8=`), so that it can be told from a string that happens to be Base64
 ///   (`"work"` is).
 /// - JSON → property list: `null` is an error naming its path (property lists have no null).
-///   With `--restore`, strings that are ISO 8601 date-times become dates again, and data URLs
+///   A number with at most 17 significant digits that no `Double` holds exactly (the
+///   `%.17g` text of a double, such as `0.10000000000000001`) becomes the `Double` nearest to
+///   it, as every other tool reads it; one with more digits is an error naming
+///   `--round-numbers`, which rounds it too (and is noted). With `--restore`, strings that are ISO 8601 date-times become dates again, and data URLs
 ///   holding canonical Base64 become data.
 /// - A string that looks like what `--restore` reads back (an ISO 8601 date-time, a data URL)
 ///   is noted when written to JSON: nothing in JSON tells the two apart.
@@ -55,7 +58,20 @@ struct FormatMapping {
     var droppedFractions = Change()
     var wholeReals = Change()
     var restorableText = Change()
+    var roundedNumbers = Change()
     var stack = StackCheck()
+    /// Whether numbers of more than 17 significant digits become the nearest `Double` in a
+    /// property list (`--round-numbers`) instead of stopping the conversion.
+    var roundsNumbers = false
+
+    init(roundingNumbers: Bool = false) {
+        roundsNumbers = roundingNumbers
+    }
+
+    /// The most significant digits a number may have for its nearest `Double` to be taken
+    /// without `--round-numbers`: enough for the shortest text of every `Double` and its
+    /// `%.17g` text.
+    static let digitsOfADouble = 17
 
     /// `tree` ready for `output`.
     mutating func map(_ tree: StoredValue, to output: OutputFormat, restoring restore: Restore) throws(ToolFailure)
@@ -139,6 +155,20 @@ struct FormatMapping {
                 restorableText.note(path)
             }
             return value
+        case .decimal(let decimal) where !output.isJSON:
+            // Only numbers that no Double holds exactly are decimals in the tree.
+            let text = decimal.description
+            let digits = Self.significantDigits(text)
+            guard digits <= Self.digitsOfADouble || roundsNumbers else {
+                throw .input(
+                    "the number \(text) at \(path()) has \(digits) significant digits, more than a Double "
+                        + "(a property list's real) holds; --round-numbers writes the nearest real instead")
+            }
+            guard let double = Double(text), double.isFinite else {
+                throw .input("the number \(text) at \(path()) is outside the range of a property list's real")
+            }
+            if digits > Self.digitsOfADouble { roundedNumbers.note(path) }
+            return .double(double)
         case .null where !output.isJSON:
             throw .input("null at \(path()) cannot be written to a property list, which has no null value")
         case .string(let text) where !output.isJSON && !restore.isEmpty:
@@ -161,6 +191,16 @@ struct FormatMapping {
         default:
             return value
         }
+    }
+
+    /// The significant digits of a decimal's text (`-0.00120` has 2).
+    static func significantDigits(_ text: String) -> Int {
+        let digits = text.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+            .filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard let first = digits.firstIndex(where: { $0 != UInt8(ascii: "0") }),
+            let last = digits.lastIndex(where: { $0 != UInt8(ascii: "0") })
+        else { return 0 }
+        return last - first + 1
     }
 
     /// How data is written in JSON: a data URL with the default media type (RFC 2397).
@@ -192,6 +232,7 @@ struct FormatMapping {
         add(
             restorableText,
             "string(s) look like ISO 8601 dates or data URLs: --restore would read them back as dates or data")
+        add(roundedNumbers, "number(s) of more than 17 significant digits were rounded to the nearest real")
         add(droppedFractions, "date(s) lost their fraction of a second: XML property lists store whole seconds")
         return lines
     }

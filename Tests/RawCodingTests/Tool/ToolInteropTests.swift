@@ -96,6 +96,39 @@ struct ToolInteropTests {
         #expect((features?.count ?? 0) > 700)
     }
 
+    /// Numbers written as `%.17g` (as `canada.json` has them), converted to a binary property
+    /// list through the tree (a small document) and value by value (one over the streaming
+    /// threshold): plistlib reads back every number equal to what Python's `json.load` reads.
+    @Test(Python.required) func seventeenDigitNumbersConvertAsPythonReadsThem() throws {
+        let program = """
+            import json, os, plistlib, random, subprocess, sys
+            tool, folder = sys.argv[1], sys.argv[2]
+            random.seed(11)
+            failures = 0
+            for name, count in (('small', 2_000), ('large', 900_000)):
+                numbers = [random.uniform(-180, 180) for _ in range(count)] + [0.1, 1e-320, 5e-324, 1.7976931348623157e308]
+                path = os.path.join(folder, name + '.json')
+                with open(path, 'w') as out:
+                    out.write('{"coordinates":[' + ','.join('%.17g' % n for n in numbers) + ']}')
+                target = os.path.join(folder, name + '.plist')
+                run = subprocess.run([tool, 'convert', path, '--to', 'binary', '-o', target], capture_output=True, text=True)
+                if run.returncode != 0:
+                    print('FAIL', name, run.stderr); failures += 1; continue
+                expected = json.load(open(path))
+                got = plistlib.load(open(target, 'rb'))
+                if got != expected: print('DIFFERENT', name); failures += 1
+                else: print('same', name, os.path.getsize(path))
+            sys.exit(1 if failures else 0)
+            """
+        let result = try runWithTheTool(program) { _ in }
+        #expect(result.status == 0, "\(result.output)\(result.errors)")
+        let sizes = result.output.split(separator: "\n").compactMap { line in Int(line.split(separator: " ").last ?? "")
+        }
+        #expect(
+            sizes.count == 2 && sizes[1] > 16 << 20, "the large document must take the streaming path: \(result.output)"
+        )
+    }
+
     /// Runs `python -c program <rawcoding binary> <folder>` in a fresh folder, then `inspect` on
     /// the folder before it is removed.
     func runWithTheTool(_ program: String, inspect: (URL) throws -> Void) throws -> ChildProcess {

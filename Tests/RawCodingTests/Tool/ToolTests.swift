@@ -159,6 +159,43 @@ struct ToolTests {
         #expect(shallow.outputText.contains("nesting is deeper than 2 levels"))
     }
 
+    /// The `%.17g` text of a double, as GIS tools write it, converts to a property list as the
+    /// double it denotes; a number with more digits stops the conversion, naming the flag that
+    /// rounds it, and the flag rounds it with a note.
+    @Test func jsonNumbersBecomeTheDoublesTheyDenote() throws {
+        let json = Data(#"{"ring":[0.10000000000000001,-65.613616999999977,2.2250738585072014e-308,1e23]}"#.utf8)
+        for format in ["xml", "binary"] {
+            let run = ToolRun.run(["convert", "-", "--to", format], input: json)
+            #expect(run.status == 0, "\(run.messagesText)")
+            #expect(run.messages.isEmpty, "\(run.messagesText)")
+            let tree = try
+                (format == "xml" ? XMLPropertyListTreeFormat() as any TreeFormat : BinaryPropertyListTreeFormat())
+                .readTree(run.output, limits: Limits())
+            #expect(
+                tree["ring"] == [.double(0.1), .double(-65.613616999999977), .double(2.2250738585072014e-308), 1e23])
+        }
+        let long = Data(#"{"a":[1,{"b":123456789012345678901234567890.5}]}"#.utf8)
+        let refused = ToolRun.run(["convert", "-", "--to", "binary"], input: long)
+        #expect(refused.status == 1)
+        #expect(refused.output.isEmpty)
+        #expect(
+            refused.messagesText
+                == "rawcoding: <stdin>: the number 123456789012345678901234567890.5 at a[1].b has 31 significant "
+                + "digits, more than a Double (a property list's real) holds; --round-numbers writes the nearest "
+                + "real instead\n")
+        let rounded = ToolRun.run(["convert", "-", "--to", "xml", "--round-numbers"], input: long)
+        #expect(rounded.status == 0)
+        #expect(rounded.outputText.contains("<real>1.2345678901234568e+29</real>"), "\(rounded.outputText)")
+        #expect(
+            rounded.messagesText
+                == "rawcoding: note: 1 number(s) of more than 17 significant digits were rounded to the nearest real "
+                + "(first at a[1].b)\n")
+        // JSON to JSON keeps every digit.
+        #expect(
+            ToolRun.run(["convert", "-", "--to", "json"], input: long).outputText
+                == String(decoding: long, as: UTF8.self))
+    }
+
     @Test func extractPrintsOneValue() {
         let email = ToolRun.run(["extract", "account.email", Self.settings])
         #expect(email.status == 0)
