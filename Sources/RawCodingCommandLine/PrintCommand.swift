@@ -9,6 +9,9 @@ enum PrintCommand {
         Prints FILE (or - for standard input), a JSON document or an XML or binary property
         list, as an indented tree with each value's type, in the file's order:
 
+        A dictionary whose one key is CF$UID, holding an integer (how a binary property list's
+        UID, from NSKeyedArchiver, is read, and how XML writes one), is shown as uid N.
+
           {
             "name" => string "Ada"
             "size" => integer 14
@@ -62,6 +65,11 @@ enum TreeView {
             }
             text += String(repeating: "  ", count: indent) + "]"
         case .dictionary(let dictionary):
+            if let uid = value.keyedArchiverUID {
+                // What a binary property list's UID object reads as (CF$UID, as in XML).
+                text += "uid \(uid)"
+                return
+            }
             guard !dictionary.isEmpty else {
                 text += "dictionary (0) {}"
                 return

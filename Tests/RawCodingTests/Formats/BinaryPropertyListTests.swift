@@ -69,6 +69,45 @@ struct BinaryPropertyListTests {
         #expect(try read(Data(hugeBytes)) == huge)
     }
 
+    /// `NSKeyedArchiver`'s UIDs read as `["CF$UID": N]` (Core Foundation's XML form), and that
+    /// dictionary is written as a UID again, in the smallest width, shared like other scalars.
+    @Test func uidsReadAsCFUIDDictionariesAndAreWrittenBack() throws {
+        let widths: [(UInt64, [UInt8])] = [
+            (0, [0x80, 0]), (255, [0x80, 0xFF]), (256, [0x81, 1, 0]), (65_536, [0x83, 0, 1, 0, 0]),
+            (1 << 32, [0x87, 0, 0, 0, 1, 0, 0, 0, 0]),
+        ]
+        for (value, object) in widths {
+            let tree: StoredValue = ["CF$UID": .int(Int64(value))]
+            #expect(try read(Self.single(object)) == tree, "\(value)")
+            let bytes = try write(tree)
+            #expect(Array(bytes[8..<(8 + object.count)]) == object, "\(value)")
+            #expect(objects(bytes).count == 1)
+            #expect(try write(try read(Data(bytes))) == bytes)
+        }
+        // The same UID twice is one object; the XML and JSON forms are that dictionary.
+        let archive: StoredValue = ["$top": ["root": ["CF$UID": 1]], "$objects": ["$null", ["CF$UID": 1]]]
+        // The root, its 2 keys, the array, "$null", the UID once, the inner dictionary and its key.
+        #expect(objects(try write(archive)).count == 8)
+        let xml = try XMLPropertyListWriter().write(archive)
+        #expect(String(decoding: xml, as: UTF8.self).contains("<key>CF$UID</key>\n\t\t\t<integer>1</integer>"))
+        #expect(try write(try XMLPropertyListReader().read(xml)) == write(archive))
+        // Anything else named CF$UID stays a dictionary.
+        for other: StoredValue in [["CF$UID": "1"], ["CF$UID": -1], ["CF$UID": 1, "more": 2], ["CF$UID": 1.0]] {
+            let bytes = try write(other)
+            #expect(bytes[8] >> 4 == 0xD, "\(other)")
+            #expect(try read(Data(bytes)) == other)
+        }
+        // Decoding, a UID is the keyed container it reads as; encoding that type writes a UID.
+        struct Reference: Codable, Equatable {
+            var uid: Int
+            enum CodingKeys: String, CodingKey { case uid = "CF$UID" }
+        }
+        let codec = PropertyListCodec(format: .binary)
+        let encoded = try codec.encode(["root": Reference(uid: 7)])
+        #expect(Array(encoded) == (try write(["root": .dictionary(["CF$UID": 7])])))
+        #expect(try codec.decode(Reference.self, from: Self.single([0x80, 7])) == Reference(uid: 7))
+    }
+
     @Test func foundationReadsWhatWeWriteAndWeReadWhatFoundationWrites() throws {
         let value = try StoredValueEncoder().encode(SampleSettings.sample)
         let ours = try BinaryPropertyListWriter().write(value)
@@ -153,7 +192,8 @@ struct BinaryPropertyListTests {
             ("date of -1.5e300 seconds", single([0x33, 0xFE, 0, 0, 0, 0, 0, 0, 0]), "within 2^53 seconds"),
             ("unknown marker", single([0x70]), "unknown object marker"),
             ("fill byte", single([0x0F]), "unknown object marker"),
-            ("UID", single([0x80, 0x01]), "UID"),
+            ("UID of 3 bytes", single([0x82, 0, 0, 1]), "a UID takes 1, 2, 4 or 8"),
+            ("UID past the end", single([0x83, 0x01]), "UID at 8 claims 4 bytes, past the end"),
             ("set", single([0xC0]), "set object"),
             ("truncated integer", single([0x13, 0x01]), "past the end of the objects"),
         ]

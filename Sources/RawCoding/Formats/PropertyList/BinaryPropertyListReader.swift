@@ -22,7 +22,11 @@ import Foundation
 /// including `Date.distantPast`, `Date.distantFuture` and years past 9999 that Python's
 /// `plistlib` cannot represent. NaN, infinite and larger values are refused: they are not
 /// points in time.
-/// Sets and `NSKeyedArchiver`'s UIDs are refused: they have no ``StoredValue``.
+/// `NSKeyedArchiver`'s UIDs (object references) are read as a dictionary with one key,
+/// `CF$UID`, holding the UID's integer, as Core Foundation writes them to XML; the binary
+/// writer writes such a dictionary back as a UID, so keyed archives convert between the formats.
+/// Decoding a `Codable` type, a UID is that keyed container. Sets are refused: they have no
+/// ``StoredValue``.
 public struct BinaryPropertyListReader: Sendable {
     /// The bounds enforced while reading.
     public var limits: Limits
@@ -404,8 +408,13 @@ struct BinaryPropertyListParser {
             let (count, contents) = try length(at: start, marker: marker)
             try checkExtent(count, unit: 2, from: contents, object: start, what: "UTF-16 string")
             return .string(try utf16(count: count, at: contents, object: start))
-        case 0x8:
-            throw malformed("UID object at \(start): NSKeyedArchiver archives are not property-list values", at: start)
+        case Marker.uid >> 4:
+            let size = Int(marker & 0x0F) + 1
+            guard size == 1 || size == 2 || size == 4 || size == 8 else {
+                throw malformed("UID at \(start) has \(size) bytes; a UID takes 1, 2, 4 or 8", at: start)
+            }
+            try checkExtent(size, unit: 1, from: start + 1, object: start, what: "UID")
+            return Spec.uidTree(Self.integer(bytes, at: start + 1, size: size))
         case 0xC:
             throw malformed("set object at \(start): sets have no StoredValue form", at: start)
         default:

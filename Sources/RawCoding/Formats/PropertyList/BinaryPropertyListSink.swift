@@ -102,7 +102,8 @@ struct BinaryPropertyListSink: EncodingSink {
         let closed = open.removeLast()
         let count = members.count - closed.firstMember
         let (order, repeats) = layout.keyOrder.order(count: count) { keys[closed.firstKey + $0] }
-        guard !repeats else { return false }
+        // A one-entry `CF$UID` dictionary may be a UID object: the tree path decides.
+        guard !repeats, count != 1 || keys[closed.firstKey] != BinaryPropertyListSpec.uidKey else { return false }
         var keyNumbers: [Int] = []
         var values: [Int] = []
         keyNumbers.reserveCapacity(count)
@@ -138,7 +139,7 @@ struct BinaryPropertyListSink: EncodingSink {
             renumbered[number] = order.count
             order.append(number)
             switch layout.objects[number] {
-            case .scalar:
+            case .scalar, .uid:
                 break
             case .array(let children):
                 pending.append(contentsOf: children.reversed())
@@ -160,7 +161,7 @@ struct BinaryPropertyListSink: EncodingSink {
             var object = BinaryPropertyListLayout.Object.array([])
             swap(&object, &laidOut[number])
             switch object {
-            case .scalar:
+            case .scalar, .uid:
                 numbered.append(object)
             case .array(var children):
                 object = .array([])

@@ -13,6 +13,27 @@ enum BinaryPropertyListSpec {
     static let largestDateOffset = 9_007_199_254_740_992.0
 
     /// Marker bytes, or their type nibbles for sized types.
+    /// The key of the one-entry dictionary a UID is in a tree (``uidValue(of:)``), as Core
+    /// Foundation writes a UID to XML: `<dict><key>CF$UID</key><integer>N</integer></dict>`.
+    static let uidKey = "CF$UID"
+
+    /// A UID object's tree: `["CF$UID": N]`.
+    static func uidTree(_ value: UInt64) -> StoredValue {
+        .dictionary(
+            StoredDictionary(readEntries: [(uidKey, value <= UInt64(Int64.max) ? .int(Int64(value)) : .uint(value))]))
+    }
+
+    /// The UID a dictionary stands for: exactly one entry, `CF$UID`, holding an integer of
+    /// 0 or more. Any other dictionary is `nil`.
+    static func uidValue(of dictionary: StoredDictionary) -> UInt64? {
+        guard dictionary.count == 1, let entry = dictionary.entries.first, entry.key == uidKey else { return nil }
+        switch entry.value {
+        case .int(let number) where number >= 0: return UInt64(number)
+        case .uint(let number): return number
+        default: return nil
+        }
+    }
+
     enum Marker {
         static let `false`: UInt8 = 0x08
         static let `true`: UInt8 = 0x09
@@ -29,6 +50,8 @@ enum BinaryPropertyListSpec {
         static let data: UInt8 = 0x40
         static let asciiString: UInt8 = 0x50
         static let utf16String: UInt8 = 0x60
+        /// `NSKeyedArchiver`'s object references; the low nibble is the byte count less one.
+        static let uid: UInt8 = 0x80
         static let array: UInt8 = 0xA0
         static let dictionary: UInt8 = 0xD0
         /// The low nibble saying the count follows as an integer object.
@@ -87,5 +110,13 @@ enum BinaryPropertyListSpec {
             bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
             shift -= 8
         }
+    }
+}
+
+extension StoredValue {
+    /// The UID this value stands for in a binary property list (`["CF$UID": N]`), or `nil`.
+    package var keyedArchiverUID: UInt64? {
+        guard case .dictionary(let dictionary) = self else { return nil }
+        return BinaryPropertyListSpec.uidValue(of: dictionary)
     }
 }

@@ -12,7 +12,10 @@ import Foundation
 /// offset and reference widths that fit. Integers take 1, 2, 4 or 8 bytes, and unsigned
 /// values above `Int64.max` the 16-byte form; strings are ASCII when they can be and
 /// UTF-16 otherwise; doubles and dates take 8 bytes. ``StoredValue/null`` is written as the
-/// string `$null`, as Foundation's `PropertyListEncoder` does.
+/// string `$null`, as Foundation's `PropertyListEncoder` does. A dictionary whose one entry
+/// is `CF$UID` holding an integer of 0 or more is written as a UID object, the form
+/// ``BinaryPropertyListReader`` reads a UID into (so `NSKeyedArchiver` archives convert
+/// through XML and JSON and back), in 1, 2, 4 or 8 bytes, and shared like other scalars.
 ///
 /// It writes only what ``BinaryPropertyListReader`` with the same ``limits`` reads back: a tree nested
 /// deeper, holding more values, or giving more bytes than the limits allow is a thrown error,
@@ -56,6 +59,8 @@ struct BinaryPropertyListLayout {
     /// What an object is, with container children as object numbers.
     enum Object {
         case scalar(StoredValue)
+        /// A UID object: the tree's `["CF$UID": N]`.
+        case uid(UInt64)
         case array([Int])
         case dictionary(keys: [Int], values: [Int])
     }
@@ -64,6 +69,7 @@ struct BinaryPropertyListLayout {
     enum ScalarKey: Hashable {
         case string(ExactText)
         case data(Data)
+        case uid(UInt64)
     }
 
     /// A string compared and hashed by its UTF-8 bytes. `String`'s own `==` treats canonically
@@ -129,6 +135,8 @@ struct BinaryPropertyListLayout {
             objects[number] = .array(children)
             return number
         case .dictionary(let dictionary):
+            // One object, as the reader counts it.
+            if let uid = Spec.uidValue(of: dictionary) { return uidObject(uid) }
             let number = objects.count
             objects.append(.dictionary(keys: [], values: []))
             places += dictionary.count
@@ -231,6 +239,14 @@ struct BinaryPropertyListLayout {
 
     private static func claim(_ slot: inout Int) -> Int { slot }
 
+    /// A UID object, shared like other scalars.
+    mutating func uidObject(_ value: UInt64) -> Int {
+        let candidate = objects.count
+        let number = Self.claim(&shared[.uid(value), default: candidate])
+        if number == candidate { objects.append(.uid(value)) }
+        return number
+    }
+
     /// A Boolean, number or date: shared through ``numbers``, keyed by kind and bit pattern.
     mutating func number(_ value: StoredValue, kind: NumberTable.Kind, bits: UInt64) -> Int {
         let candidate = objects.count
@@ -248,6 +264,10 @@ struct BinaryPropertyListLayout {
             offsets.append(bytes.count)
             switch object {
             case .scalar(let value): Self.append(scalar: value, to: &bytes)
+            case .uid(let value):
+                let width = Self.width(for: value)
+                bytes.append(Marker.uid | UInt8(width - 1))
+                Self.append(value, width: width, to: &bytes)
             case .array(let children):
                 Self.appendMarker(Marker.array, count: children.count, to: &bytes)
                 for child in children { Self.append(UInt64(child), width: referenceSize, to: &bytes) }

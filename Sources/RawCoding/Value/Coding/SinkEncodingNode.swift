@@ -31,7 +31,8 @@ protocol EncodingSink {
     mutating func beginDictionary()
     /// Starts the entry for `key` in the innermost open dictionary.
     mutating func beginEntry(key: String)
-    /// Ends the innermost open dictionary; `false` when a key was repeated.
+    /// Ends the innermost open dictionary; `false` when the tree path must write the value
+    /// instead (a key was repeated; a binary property list's `CF$UID` dictionary).
     mutating func endDictionary() -> Bool
 }
 
