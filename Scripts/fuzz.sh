@@ -21,7 +21,8 @@ work="$repo/.build/fuzz"
 binary="$work/bin/rawcoding-fuzz"
 seconds=600
 jobs=2
-targets=(json xml binary detect tree-decode rawcodable evolving reader-roundtrip codec-roundtrip json-decode json-streaming)
+targets=(json xml binary detect tree-decode rawcodable evolving reader-roundtrip codec-roundtrip json-decode json-streaming
+    openstep)
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}"
 
@@ -55,6 +56,7 @@ dictionary() {
         json | rawcodable | json-decode | json-streaming) echo "$repo/Scripts/fuzz/json.dict" ;;
         xml) echo "$repo/Scripts/fuzz/xml.dict" ;;
         binary) echo "$repo/Scripts/fuzz/binary.dict" ;;
+        openstep) echo "$repo/Scripts/fuzz/openstep.dict" ;;
         codec-roundtrip) echo "" ;;
         *)
             cat "$repo/Scripts/fuzz/json.dict" "$repo/Scripts/fuzz/xml.dict" "$repo/Scripts/fuzz/binary.dict" \
@@ -70,12 +72,16 @@ seed() {
         json | rawcodable | json-decode | json-streaming) pattern='*.json' ;;
         xml) pattern='*.xml.plist' ;;
         binary) pattern='*.binary.plist' ;;
+        openstep) pattern='*.openstep' ;;
         codec-roundtrip) pattern='' ;;
         *) pattern='*' ;;
     esac
     if [ -n "$pattern" ]; then
         find "$repo/Fixtures" -type f -name "$pattern" -size -64k ! -path '*/FuzzRegressions/*' \
             -exec cp {} "$corpus/" \; 2>/dev/null || true
+    fi
+    if [ "$target" = openstep ]; then
+        find "$repo/Fixtures" -type f -name '*.strings' -size -64k -exec cp {} "$corpus/" \; 2>/dev/null || true
     fi
     if [ -d "$repo/Fixtures/FuzzRegressions/$target" ]; then
         cp "$repo/Fixtures/FuzzRegressions/$target"/* "$corpus/" 2>/dev/null || true

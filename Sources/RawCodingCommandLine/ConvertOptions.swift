@@ -7,11 +7,13 @@ struct ConvertOptions {
         usage: rawcoding convert INPUT --to json|json-pretty|xml|binary [options]
 
         Converts INPUT (a file, or - for standard input) between JSON, XML property lists and
-        binary property lists. The input format is detected from its bytes unless --from says.
+        binary property lists, and from OpenStep property lists and .strings files. The input
+        format is detected from its bytes unless --from says.
 
         options:
           --to FORMAT        json (compact), json-pretty, xml or binary
-          --from FORMAT      auto (the default), json, xml or binary
+          --from FORMAT      auto (the default), json, xml, binary or openstep (OpenStep
+                             property lists and .strings files, read only)
           -o, --output FILE  where to write (default: - , standard output)
           --restore KINDS    into a property list, read ISO 8601 strings back as dates (dates)
                              and data URLs as data (data): --restore dates,data

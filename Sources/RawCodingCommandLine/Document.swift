@@ -3,7 +3,7 @@ import RawCoding
 
 /// A supported input format, chosen by `--from` or detected from the bytes.
 enum InputFormat: String, CaseIterable {
-    case auto, json, xml, binary
+    case auto, json, xml, binary, openstep
 
     func format(for data: Data) -> any TreeFormat {
         switch self {
@@ -11,13 +11,14 @@ enum InputFormat: String, CaseIterable {
         case .json: JSONTreeFormat()
         case .xml: XMLPropertyListTreeFormat()
         case .binary: BinaryPropertyListTreeFormat()
+        case .openstep: OpenStepPropertyListTreeFormat()
         }
     }
 
     static func read(_ text: String?) throws(ToolFailure) -> InputFormat {
         guard let text else { return .auto }
         guard let format = InputFormat(rawValue: text) else {
-            throw .usage("--from takes auto, json, xml or binary, not \(text)")
+            throw .usage("--from takes auto, json, xml, binary or openstep, not \(text)")
         }
         return format
     }

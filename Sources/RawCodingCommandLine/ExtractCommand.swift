@@ -12,7 +12,7 @@ enum ExtractCommand {
 
         options:
           --to FORMAT        json, json-pretty (the default), xml or binary
-          --from FORMAT      auto (the default, from the bytes), json, xml or binary
+          --from FORMAT      auto (the default, from the bytes), json, xml, binary or openstep
           --restore KINDS    as for convert
           --max-bytes N, --max-depth N, --max-values N, --max-expansion N   as for convert
         """

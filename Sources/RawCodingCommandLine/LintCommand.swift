@@ -15,7 +15,7 @@ enum LintCommand {
         Exit status: 0 when every file is valid, 1 otherwise.
 
         options:
-          --from FORMAT      auto (the default, from the bytes), json, xml or binary
+          --from FORMAT      auto (the default, from the bytes), json, xml, binary or openstep
           --max-bytes N, --max-depth N, --max-values N, --max-expansion N   as for convert
         """
 

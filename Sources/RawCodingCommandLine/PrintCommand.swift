@@ -21,7 +21,7 @@ enum PrintCommand {
           }
 
         options:
-          --from FORMAT      auto (the default, from the bytes), json, xml or binary
+          --from FORMAT      auto (the default, from the bytes), json, xml, binary or openstep
           --max-bytes N, --max-depth N, --max-values N, --max-expansion N   as for convert
         """
 

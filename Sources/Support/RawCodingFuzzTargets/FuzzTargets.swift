@@ -25,6 +25,7 @@ package enum FuzzTargets {
         case codecRoundTrip = "codec-roundtrip"
         case jsonDecode = "json-decode"
         case jsonStreaming = "json-streaming"
+        case openStep = "openstep"
 
         /// Runs the target on `data`.
         package func run(_ data: Data) throws(FuzzFailure) {
@@ -40,6 +41,7 @@ package enum FuzzTargets {
             case .codecRoundTrip: try FuzzTargets.codecRoundTrip(data)
             case .jsonDecode: try FuzzTargets.jsonDecode(data)
             case .jsonStreaming: try FuzzTargets.jsonStreaming(data)
+            case .openStep: try FuzzTargets.openStep(data)
             }
         }
     }
@@ -73,6 +75,28 @@ package enum FuzzTargets {
         case is XMLPropertyListTreeFormat: PropertyListCodec(format: .xml, limits: limits)
         case is BinaryPropertyListTreeFormat: PropertyListCodec(format: .binary, limits: limits)
         default: JSONCodec(limits: limits)
+        }
+    }
+
+    /// The OpenStep and `.strings` reader: an error, or a tree that the XML and binary writers
+    /// write and their readers read back equal (what `rawcoding convert` does with it).
+    static func openStep(_ data: Data) throws(FuzzFailure) {
+        let tree: StoredValue
+        do {
+            tree = try OpenStepPropertyListTreeFormat().readTree(data, limits: .default)
+        } catch {
+            return
+        }
+        for format in [XMLPropertyListTreeFormat() as any TreeFormat, BinaryPropertyListTreeFormat()] {
+            do {
+                let written = try format.writeTree(tree, limits: .default, loss: .refuse)
+                let back = try format.readTree(Data(written), limits: .default)
+                guard back == tree else { throw FuzzFailure("\(format.formatName) read back \(back), not \(tree)") }
+            } catch let failure as FuzzFailure {
+                throw failure
+            } catch {
+                throw FuzzFailure("\(format.formatName) could not take what the OpenStep reader read: \(error)")
+            }
         }
     }
 

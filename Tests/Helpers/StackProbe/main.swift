@@ -130,6 +130,18 @@ for shape in Shape.allCases {
             paths.append(("writeTree-\(name)", { _ = try codec.writeTree(tree) }))
             paths.append(("decodeStored-\(name)", { try Model.decodeStored(shape, codec, data) }))
         }
+        let openStep = Data(openStepText(tree).utf8)
+        paths.append(
+            (
+                "readTree-openstep",
+                {
+                    do throws(FormatFailure) {
+                        _ = try OpenStepPropertyListTreeFormat().readTree(openStep, limits: .default)
+                    } catch {
+                        throw RawCodingError(error, subject: StoredValue.self)
+                    }
+                }
+            ))
         let copy = try JSONCodec().readTree(from: json)
         paths.append(
             ("tree-equal", { guard tree == copy else { throw ProbeFailure(text: "a tree differs from its copy") } }))
@@ -190,6 +202,16 @@ for shape in Shape.allCases {
     }
 }
 say("done")
+
+/// `tree` as an OpenStep property list (every scalar a quoted string).
+func openStepText(_ tree: StoredValue) -> String {
+    switch tree {
+    case .array(let elements): "(" + elements.map(openStepText).joined(separator: ",") + ")"
+    case .dictionary(let dictionary):
+        "{" + dictionary.map { "\"\($0.key)\"=\(openStepText($0.value));" }.joined() + "}"
+    default: "\"1\""
+    }
+}
 
 struct ProbeFailure: Error {
     var text: String

@@ -50,7 +50,8 @@ struct ToolInputTests {
             "[1] [2]", #"["\x"]"#, "\"\u{01}\"", #"{"a":1,}"#, "[1 2]", #""\uDD1E""#, "/*c*/[]", "[0x1]",
         ]
         let either = ["1e400", "-1e-400", "[1e309]", String(repeating: "9", count: 40), #""\uFFFF""#]
-        func lint(_ text: String) -> ToolRun { ToolRun.run(["lint", "-"], input: Data(text.utf8)) }
+        // Read as JSON: without --from, `tru` and `/*c*/[]` start like OpenStep property lists.
+        func lint(_ text: String) -> ToolRun { ToolRun.run(["lint", "--from", "json", "-"], input: Data(text.utf8)) }
         for text in accepted {
             #expect(lint(text).outputText == "<stdin>: OK\n", "y: \(text)")
         }
@@ -58,6 +59,11 @@ struct ToolInputTests {
             let run = lint(text)
             #expect(run.status == 1, "n: \(text)")
             #expect(run.outputText.hasPrefix("<stdin>: JSON error at "), "n: \(text): \(run.outputText)")
+        }
+        // Detected as JSON, so the error is JSON's.
+        for text in ["[", "{\"a\" 1}", "{'a':1}", "[1,]", "{\"a\":1,}"] {
+            let run = ToolRun.run(["lint", "-"], input: Data(text.utf8))
+            #expect(run.outputText.hasPrefix("<stdin>: JSON error at "), "\(text): \(run.outputText)")
         }
         for text in either {
             let run = lint(text)

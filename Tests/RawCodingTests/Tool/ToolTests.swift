@@ -196,6 +196,66 @@ struct ToolTests {
                 == String(decoding: long, as: UTF8.self))
     }
 
+    /// An OpenStep property list and a UTF-16 `.strings` file convert to the XML expected.
+    @Test func openStepAndStringsFilesConvertToXML() {
+        let openStep = Data(
+            """
+            // settings
+            { theme = dark; sizes = (12, "14"); seal = <00ff>; "window title" = "Caf\\U00e9"; }
+            """.utf8)
+        var strings = Data([0xFF, 0xFE])
+        for unit in "/* Localizable */\n\"hello\" = \"Bonjour\";\n\"bye\" = \"Au revoir\";\n".utf16 {
+            strings += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        let header = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+
+            """
+        let expectedOpenStep =
+            header + """
+                <dict>
+                \t<key>seal</key>
+                \t<data>
+                \tAP8=
+                \t</data>
+                \t<key>sizes</key>
+                \t<array>
+                \t\t<string>12</string>
+                \t\t<string>14</string>
+                \t</array>
+                \t<key>theme</key>
+                \t<string>dark</string>
+                \t<key>window title</key>
+                \t<string>Café</string>
+                </dict>
+                </plist>
+
+                """
+        let expectedStrings =
+            header + """
+                <dict>
+                \t<key>bye</key>
+                \t<string>Au revoir</string>
+                \t<key>hello</key>
+                \t<string>Bonjour</string>
+                </dict>
+                </plist>
+
+                """
+        for (input, expected) in [(openStep, expectedOpenStep), (strings, expectedStrings)] {
+            let run = ToolRun.run(["convert", "-", "--to", "xml"], input: input)
+            #expect(run.status == 0, "\(run.messagesText)")
+            #expect(run.outputText == expected)
+        }
+        let forced = ToolRun.run(
+            ["convert", "-", "--from", "openstep", "--to", "json"], input: Data("{\"a\" = b;}".utf8))
+        #expect(forced.outputText == #"{"a":"b"}"#)
+        let writing = ToolRun.run(["convert", "-", "--from", "openstep", "--to", "openstep"], input: Data("a".utf8))
+        #expect(writing.status == 2)
+    }
+
     @Test func extractPrintsOneValue() {
         let email = ToolRun.run(["extract", "account.email", Self.settings])
         #expect(email.status == 0)

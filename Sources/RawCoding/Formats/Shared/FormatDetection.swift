@@ -1,12 +1,59 @@
 import Foundation
 
-/// Format detection, in one place and one order.
+/// Telling the formats apart by their bytes.
 package enum TreeFormats {
     /// The format `data` is in: a binary property list by its signature, an XML property list
-    /// when its first visible character is `<`, JSON otherwise.
+    /// when its first visible character is `<`, an OpenStep property list or `.strings` file
+    /// by its start (``OpenStepPropertyListTreeFormat/hasSignature(_:)``), JSON when it starts
+    /// as JSON can, and ``UnrecognizedTreeFormat`` otherwise (random bytes, a file of another
+    /// kind), whose reading fails saying which formats were tried.
     package static func detect(_ data: Data) -> any TreeFormat {
         if BinaryPropertyListTreeFormat.hasSignature(data) { return BinaryPropertyListTreeFormat() }
         if XMLPropertyListTreeFormat.hasSignature(data) { return XMLPropertyListTreeFormat() }
+        if OpenStepPropertyListTreeFormat.hasSignature(data) { return OpenStepPropertyListTreeFormat() }
+        if let first = UnrecognizedTreeFormat.firstVisibleByte(data), !UnrecognizedTreeFormat.startsJSON(first) {
+            return UnrecognizedTreeFormat()
+        }
         return JSONTreeFormat()
+    }
+}
+
+/// Input that starts like none of the formats: reading it fails, naming them.
+package struct UnrecognizedTreeFormat: TreeFormat {
+    package init() {}
+
+    package var formatName: String { "input" }
+
+    package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
+        let offset = bytes.firstIndex { !Self.isSpace($0) } ?? 0
+        let byte = offset < bytes.count ? UTF8Validation.hex(bytes[offset]) : "nothing"
+        throw .malformed(
+            "not JSON, an XML or binary property list, or an OpenStep property list or .strings file "
+                + "(each was tried): it starts with \(byte)",
+            at: InputPosition(byteOffset: offset, inText: bytes))
+    }
+
+    package func serialize(_ value: StoredValue, limits: Limits, loss: LossPolicy) throws(FormatFailure) -> [UInt8] {
+        throw .unwritable("no format was recognized to write")
+    }
+
+    package var valueCounting: ValueCounting { .boundedBySize(mostValues: { _ in 0 }) }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    /// The first byte after spaces and a UTF-8 byte-order mark; `nil` for blank input.
+    static func firstVisibleByte(_ data: Data) -> UInt8? {
+        let start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        return data.dropFirst(start).first { !isSpace($0) }
+    }
+
+    /// Whether a JSON document can start with `byte`.
+    static func startsJSON(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "-"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            true
+        default: false
+        }
     }
 }
