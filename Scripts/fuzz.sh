@@ -36,7 +36,8 @@ build() {
     local sources
     sources=$(find "$repo/Sources/RawCoding" "$repo/Sources/Support/RawCodingFuzzTargets" -name '*.swift' | sort)
     local newest
-    newest=$(ls -t $sources "$repo/Scripts/fuzz/main.swift" | head -1)
+    # `|| true`: head closing the pipe early stops ls with SIGPIPE, which pipefail would report.
+    newest=$(ls -t $sources "$repo/Scripts/fuzz/main.swift" | head -1 || true)
     if [ -x "$binary" ] && [ "$binary" -nt "$newest" ]; then return; fi
     echo "building $binary (about a minute)"
     # The targets import RawCoding, which this build compiles into the same module: swiftc notes

@@ -96,7 +96,7 @@ struct Conversion {
                 try io.writePieces(options.output) { emit in try convert(emit, &streamed) }
             }
         } catch {
-            throw .input("\(options.output): cannot write: \((error as NSError).localizedDescription)")
+            throw .input(Document.writeFailure(options.output, error))
         }
         if written { mapping = streamed }
         return written
@@ -161,7 +161,8 @@ enum ConvertFailure: Error {
             let error = RawCodingError(failure, subject: StoredValue.self)
             let place = error.codingPath.isEmpty ? "" : " at \(Document.shortPath(error))"
             return .input(
-                "\(Document.display(path)): the \(format.formatName) cannot hold the value\(place): \(error.reason)")
+                "\(Document.display(path)): the \(format.formatName) cannot hold the value\(place): \(Document.inToolWords(error.reason))"
+            )
         }
     }
 }

@@ -6,25 +6,25 @@ enum ConvertCommand {
     static var help: String { ConvertOptions.help }
 
     static func run(_ arguments: [String], io: ToolIO) throws(ToolFailure) -> Int32 {
-        let options = try ConvertOptions(parsing: arguments)
+        try run(ConvertOptions(parsing: arguments), io: io)
+        return 0
+    }
+
+    /// Converts as `options` say; `quiet` leaves out the notes (plutil's `-s`).
+    static func run(_ options: ConvertOptions, io: ToolIO, quiet: Bool = false) throws(ToolFailure) {
         let data = try Document.bytes(of: options.input, io: io)
         var conversion = Conversion(options: options)
         // Large JSON inputs to property lists go value by value, written as they are made.
         var streamed = try conversion.streamToXML(data, io: io)
         if !streamed { streamed = try conversion.streamToBinary(data, io: io) }
-        if streamed {
+        if !streamed {
+            var bytes = try conversion.convert(data)
+            if options.target == .jsonPretty { bytes.append(UInt8(ascii: "\n")) }
+            try Document.write(bytes, to: options.output, io: io)
+        }
+        if !quiet {
             for note in conversion.mapping.notes { io.message("rawcoding: \(note)") }
-            return 0
         }
-        var bytes = try conversion.convert(data)
-        if options.target == .jsonPretty { bytes.append(UInt8(ascii: "\n")) }
-        for note in conversion.mapping.notes { io.message("rawcoding: \(note)") }
-        do {
-            try io.write(bytes, options.output)
-        } catch {
-            throw .input("\(options.output): cannot write: \((error as NSError).localizedDescription)")
-        }
-        return 0
     }
 
     /// `tree` in `format`; what the format cannot hold is an input error naming its path.

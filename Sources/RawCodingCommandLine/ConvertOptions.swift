@@ -47,6 +47,19 @@ struct ConvertOptions {
     var roundsNumbers: Bool
     var limits: Limits
 
+    init(
+        input: String, output: String, target: OutputFormat, source: InputFormat = .auto,
+        restore: FormatMapping.Restore = [], roundsNumbers: Bool = false, limits: Limits = ToolLimits.default
+    ) {
+        self.input = input
+        self.output = output
+        self.target = target
+        self.source = source
+        self.restore = restore
+        self.roundsNumbers = roundsNumbers
+        self.limits = limits
+    }
+
     /// Reads `convert`'s arguments (the words after `convert`).
     /// - Throws: A usage failure naming what is wrong.
     init(parsing arguments: [String]) throws(ToolFailure) {

@@ -41,13 +41,17 @@ enum OutputFormat: String, CaseIterable {
 
     var isJSON: Bool { self == .json || self == .jsonPretty }
 
-    static func read(_ text: String?, default fallback: OutputFormat?) throws(ToolFailure) -> OutputFormat {
+    /// The format `--to` names; `raw` says that `raw` is also allowed there (for messages).
+    static func read(_ text: String?, default fallback: OutputFormat?, raw: Bool = false) throws(ToolFailure)
+        -> OutputFormat
+    {
+        let names = raw ? "json, json-pretty, xml, binary or raw" : "json, json-pretty, xml or binary"
         guard let text else {
-            guard let fallback else { throw .usage("--to is required: json, json-pretty, xml or binary") }
+            guard let fallback else { throw .usage("--to is required: \(names)") }
             return fallback
         }
         guard let format = OutputFormat(rawValue: text) else {
-            throw .usage("--to takes json, json-pretty, xml or binary, not \(text)")
+            throw .usage("--to takes \(names), not \(text)")
         }
         return format
     }
@@ -88,7 +92,17 @@ enum Document {
         let error = RawCodingError(failure, subject: StoredValue.self)
         let position = error.position.map(positionText) ?? "the end"
         let place = error.codingPath.isEmpty ? "" : " (in \(shortPath(error)))"
-        return "\(display(path)): \(format.formatName) error at \(position): \(error.reason)\(place)"
+        return "\(display(path)): \(format.formatName) error at \(position): \(inToolWords(error.reason))\(place)"
+    }
+
+    /// A library message with the tool's option in place of each `Limits` property it names
+    /// (`Limits.maximumInputBytes` → `--max-bytes`).
+    static func inToolWords(_ reason: String) -> String {
+        [
+            ("Limits.maximumExpansion (rawcoding: --max-expansion)", "--max-expansion"),
+            ("Limits.maximumExpansion", "--max-expansion"), ("Limits.maximumInputBytes", "--max-bytes"),
+            ("Limits.maximumDepth", "--max-depth"), ("Limits.maximumValueCount", "--max-values"),
+        ].reduce(reason) { text, names in text.replacingOccurrences(of: names.0, with: names.1) }
     }
 
     /// The error's path, with the middle of a very deep one left out: `[0][0]…(508 more)…[0][0]`.
@@ -109,4 +123,37 @@ enum Document {
     }
 
     static func display(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+
+    /// Writes `bytes` to `path` (`-`: standard output); a failure is an input error saying why
+    /// in words: a missing folder, a folder in the way, no permission.
+    static func write(_ bytes: [UInt8], to path: String, io: ToolIO) throws(ToolFailure) {
+        do {
+            try io.write(bytes, path)
+        } catch {
+            throw .input(writeFailure(path, error))
+        }
+    }
+
+    /// Why writing `path` failed with `error`, for a message.
+    static func writeFailure(_ path: String, _ error: any Error) -> String {
+        guard path != "-" else { return "cannot write to standard output: \((error as NSError).localizedDescription)" }
+        let manager = FileManager.default
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        let reason: String
+        if !manager.fileExists(atPath: folder, isDirectory: &isFolder) {
+            reason = "the folder \(folder) does not exist"
+        } else if !isFolder.boolValue {
+            reason = "\(folder) is not a folder"
+        } else if manager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            reason = "it is a folder"
+        } else if !manager.isWritableFile(atPath: folder) {
+            reason = "the folder \(folder) is not writable (a temporary file is written there, then renamed)"
+        } else if let posix = error as? POSIXError {
+            reason = String(cString: strerror(posix.code.rawValue))
+        } else {
+            reason = (error as NSError).localizedDescription
+        }
+        return "\(path): cannot write: \(reason)"
+    }
 }

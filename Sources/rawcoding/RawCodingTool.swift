@@ -5,6 +5,7 @@ import RawCodingCommandLine
 @main
 struct RawCodingTool {
     static func main() {
-        exit(Tool.run(Array(CommandLine.arguments.dropFirst()), io: .process))
+        let name = URL(fileURLWithPath: CommandLine.arguments.first ?? "rawcoding").lastPathComponent
+        exit(Tool.run(Array(CommandLine.arguments.dropFirst()), io: .process, name: name))
     }
 }

@@ -77,7 +77,7 @@ struct ConvertToolTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try convert(file.path, to: format == .json ? "xml" : "json")
         #expect(result.status == 1, "\(result.reason) \(result.status): \(result.errors)")
-        #expect(result.errors.contains("deeper than 512 levels (Limits.maximumDepth)"), "\(result.errors)")
+        #expect(result.errors.contains("deeper than 512 levels (--max-depth)"), "\(result.errors)")
         #expect(result.standardOutput.isEmpty)
     }
 

@@ -12,9 +12,11 @@ struct ToolRun {
     var outputText: String { String(decoding: output, as: UTF8.self) }
     var messagesText: String { messages.map { $0 + "\n" }.joined() }
 
-    /// Runs `arguments`; `files` are readable by path (`-` is `input`), real files under the
-    /// package's `Fixtures/` too.
-    static func run(_ arguments: [String], files: [String: Data] = [:], input: Data = Data()) -> ToolRun {
+    /// Runs `arguments`, as the program `name`; `files` are readable by path (`-` is `input`),
+    /// real files under the package's `Fixtures/` too.
+    static func run(
+        _ arguments: [String], files: [String: Data] = [:], input: Data = Data(), name: String = "rawcoding"
+    ) -> ToolRun {
         final class Box: @unchecked Sendable {
             var output = Data()
             var messages: [String] = []
@@ -32,7 +34,7 @@ struct ToolRun {
                 if path == "-" { box.output.append(contentsOf: bytes) } else { box.files[path] = Data(bytes) }
             },
             message: { box.messages.append($0) }, messagesGoToTerminal: false)
-        let status = Tool.run(arguments, io: io)
+        let status = Tool.run(arguments, io: io, name: name)
         return ToolRun(status: status, output: box.output, messages: box.messages, files: box.files)
     }
 }

@@ -15,7 +15,9 @@ struct ToolTests {
         Data(text.replacingOccurrences(of: PackagePaths.fixtures.path + "/", with: "Fixtures/").utf8)
     }
 
-    @Test(arguments: ["", "convert", "print", "lint", "extract", "fixtures"])
+    @Test(arguments: [
+        "", "convert", "print", "lint", "extract", "type", "insert", "replace", "remove", "create", "fixtures",
+    ])
     func helpIsPrintedWithStatusZero(_ command: String) {
         let run = ToolRun.run(command.isEmpty ? ["--help"] : [command, "--help"])
         #expect(run.status == 0)
