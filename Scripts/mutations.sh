@@ -700,6 +700,41 @@ after: func inTransaction<Result>(
 line: guard PQstatus(handle) == CONNECTION_OK, PQtransactionStatus(handle) != PQTRANS_IDLE else { throw error }
 becomes: guard false else { throw error }
 tests: PostgresStoreTests
+
+name: OpenStep nesting limit removed
+file: Sources/RawCoding/Formats/PropertyList/OpenStepPropertyListReader.swift
+after: mutating func parseValue()
+line: guard depth <= limits.effectiveDepth else
+becomes: guard true else
+tests: OpenStepPropertyListTests
+
+name: OpenStep stack check removed
+file: Sources/RawCoding/Formats/PropertyList/OpenStepPropertyListReader.swift
+after: mutating func parseValue()
+line: guard stack.allows(depth: depth) else
+becomes: guard true else
+tests: StackHeadroomTests
+
+name: OpenStep value count unchecked
+file: Sources/RawCoding/Formats/PropertyList/OpenStepPropertyListReader.swift
+after: mutating func count(at start: Int)
+line: if valueCount > limits.maximumValueCount
+becomes: if false
+tests: OpenStepPropertyListTests
+
+name: OpenStep takes repeated keys
+file: Sources/RawCoding/Formats/PropertyList/OpenStepPropertyListReader.swift
+after: mutating func entries(until close: UInt8?
+line: guard seen.insert(key).inserted else
+becomes: guard true else
+tests: OpenStepPropertyListTests
+
+name: CF$UID dictionaries written as dictionaries
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListWriter.swift
+after: private mutating func addContainer(
+line: if let uid = Spec.uidValue(of: dictionary)
+becomes: if false, let uid = Spec.uidValue(of: dictionary)
+tests: BinaryPropertyListTests
 LIST
 )
 

@@ -74,7 +74,8 @@ package struct ToolIO {
 
 extension ToolIO {
     /// Writes a temporary file beside `target` with `fill`, flushes it and renames it over
-    /// `target`, so a reader sees the old file or the new one, never part of one. When `fill`
+    /// `target` (with `target`'s permissions, when it exists), so a reader sees the old file or
+    /// the new one, never part of one. When `fill`
     /// returns `false` or throws, the temporary file is removed and `target` left as it was.
     @discardableResult
     static func writeAtomically(to target: URL, fill: (FileHandle) throws -> Bool) throws -> Bool {
@@ -84,6 +85,11 @@ extension ToolIO {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
         }
         do {
+            // A file edited in place keeps its permissions (a 0600 file stays private).
+            var existing = stat()
+            if stat(target.path, &existing) == 0, chmod(temporary.path, existing.st_mode & 0o7777) != 0 {
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EPERM)
+            }
             let handle = try FileHandle(forWritingTo: temporary)
             let written = Result { () throws -> Bool in
                 guard try fill(handle) else { return false }

@@ -106,11 +106,15 @@ struct EditCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("s.json")
         try Self.pretty.write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         let tool = try ChildProcess.product("rawcoding")
         let edit = try ChildProcess.run(tool, ["replace", "theme", file.path, "--type", "string", "--value", "light"])
         #expect(edit.status == 0, "\(edit.errors)")
         #expect(try JSONTreeFormat().readTree(Data(contentsOf: file), limits: .default)["theme"] == "light")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["s.json"])
+        // The edited file keeps its permissions.
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
         let missing = folder.appendingPathComponent("no/such/folder/out.plist").path
         let convert = try ChildProcess.run(tool, ["convert", file.path, "--to", "xml", "-o", missing])
         #expect(convert.status == 1)
