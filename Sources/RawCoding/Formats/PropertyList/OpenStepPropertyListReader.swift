@@ -201,6 +201,7 @@ struct OpenStepParser {
     }
 
     /// Skips spaces and comments; an unclosed `/*` is an error.
+    @inline(never)
     mutating func skipSpace() throws(FormatFailure) {
         while offset < text.count {
             let byte = text[offset]
@@ -223,7 +224,10 @@ struct OpenStepParser {
         }
     }
 
+    /// Counts a value or key; the end of the input where a value should start is an error here.
+    @inline(never)
     mutating func count(at start: Int) throws(FormatFailure) {
+        guard start < text.count else { throw malformed("the input ends where a value should start", at: start) }
         valueCount += 1
         if valueCount > limits.maximumValueCount { throw limits.valueCountFailure(at: place(start)) }
     }
@@ -256,114 +260,159 @@ struct OpenStepParser {
         return value
     }
 
+    /// One value. Recursion goes parseValue → container → entries or array → parseValue, so
+    /// these frames are kept small: scalars, messages and checks live in other functions.
     mutating func parseValue() throws(FormatFailure) -> StoredValue {
         try skipSpace()
         let start = offset
-        guard offset < text.count else { throw malformed("the input ends where a value should start", at: offset) }
         try count(at: start)
-        switch text[offset] {
-        case UInt8(ascii: "{"), UInt8(ascii: "("):
-            depth += 1
-            defer { depth -= 1 }
-            guard depth <= limits.effectiveDepth else { throw limits.depthFailure(at: place(start)) }
-            guard stack.allows(depth: depth) else { throw stack.measured.failure(depth: depth, at: place(start)) }
-            offset += 1
-            return text[start] == UInt8(ascii: "{")
-                ? .dictionary(try entries(until: UInt8(ascii: "}"), openedAt: start)) : try array(openedAt: start)
-        case UInt8(ascii: "<"):
-            return .data(try data())
-        default:
-            return .string(try string())
+        let byte = text[start]
+        if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "(") {
+            return try container(at: start)
         }
+        return try scalar()
+    }
+
+    mutating func container(at start: Int) throws(FormatFailure) -> StoredValue {
+        depth += 1
+        defer { depth -= 1 }
+        try checkNesting(at: start)
+        offset += 1
+        if text[start] == UInt8(ascii: "{") {
+            return .dictionary(try entries(until: UInt8(ascii: "}"), openedAt: start))
+        }
+        return try array(openedAt: start)
+    }
+
+    @inline(never)
+    mutating func checkNesting(at start: Int) throws(FormatFailure) {
+        guard depth <= limits.effectiveDepth else { throw limits.depthFailure(at: place(start)) }
+        guard stack.allows(depth: depth) else { throw stack.measured.failure(depth: depth, at: place(start)) }
+    }
+
+    /// Data or a string.
+    @inline(never)
+    mutating func scalar() throws(FormatFailure) -> StoredValue {
+        text[offset] == UInt8(ascii: "<") ? .data(try data()) : .string(try string())
     }
 
     /// Entries `key = value;` up to `close` (or the end of the input, for `.strings` files).
     mutating func entries(until close: UInt8?, openedAt start: Int) throws(FormatFailure) -> StoredDictionary {
         var entries: [StoredDictionary.Element] = []
         var seen: Set<String> = []
-        while true {
-            try skipSpace()
-            if let close {
-                guard offset < text.count else {
-                    throw malformed("the dictionary opened here is not closed with '}'", at: start)
-                }
-                if text[offset] == close {
-                    offset += 1
-                    break
-                }
-            } else if offset == text.count {
-                break
-            }
-            let keyStart = offset
-            guard text[offset] != UInt8(ascii: "{"), text[offset] != UInt8(ascii: "("),
-                text[offset] != UInt8(ascii: "<")
-            else {
-                throw malformed("a dictionary key must be a string, not \(shown(offset))", at: offset)
-            }
-            try count(at: keyStart)
-            let key = try string()
-            guard seen.insert(key).inserted else {
-                throw malformed("the key \(StoredValue.quoted(key)) appears twice in one dictionary", at: keyStart)
-            }
-            try skipSpace()
+        while try !atEnd(of: close, openedAt: start) {
+            let (key, keyStart) = try entryKey(seen: &seen)
             let value: StoredValue
-            if offset < text.count, text[offset] == UInt8(ascii: ";") {
-                // `"key";` in a .strings file: the key is its own value.
-                try count(at: keyStart)
+            if try keyIsItsOwnValue(key, at: keyStart) {
                 value = .string(key)
             } else {
-                guard offset < text.count, text[offset] == UInt8(ascii: "=") else {
-                    throw malformed(
-                        "expected '=' after the key \(StoredValue.quoted(key)), found \(shown(offset))", at: offset)
-                }
-                offset += 1
                 do {
                     value = try parseValue()
                 } catch {
                     throw error.inside(.key(key))
                 }
-                try skipSpace()
             }
-            guard offset < text.count, text[offset] == UInt8(ascii: ";") else {
-                throw malformed(
-                    "expected ';' after the value of \(StoredValue.quoted(key)), found \(shown(offset))", at: offset)
-            }
-            offset += 1
+            try endEntry(of: key)
             entries.append((key, value))
         }
         return StoredDictionary(readEntries: entries)
     }
 
+    /// Skips space; whether the dictionary ends here (its `close`, or the input's end for a
+    /// `.strings` file), taking the `close`.
+    @inline(never)
+    mutating func atEnd(of close: UInt8?, openedAt start: Int) throws(FormatFailure) -> Bool {
+        try skipSpace()
+        guard let close else { return offset == text.count }
+        guard offset < text.count else {
+            throw malformed("the dictionary opened here is not closed with '}'", at: start)
+        }
+        guard text[offset] == close else { return false }
+        offset += 1
+        return true
+    }
+
+    /// A dictionary's key, not seen before in it.
+    @inline(never)
+    mutating func entryKey(seen: inout Set<String>) throws(FormatFailure) -> (String, Int) {
+        let keyStart = offset
+        guard text[offset] != UInt8(ascii: "{"), text[offset] != UInt8(ascii: "("), text[offset] != UInt8(ascii: "<")
+        else {
+            throw malformed("a dictionary key must be a string, not \(shown(offset))", at: offset)
+        }
+        try count(at: keyStart)
+        let key = try string()
+        guard seen.insert(key).inserted else {
+            throw malformed("the key \(StoredValue.quoted(key)) appears twice in one dictionary", at: keyStart)
+        }
+        return (key, keyStart)
+    }
+
+    /// After a key: `;` (a `.strings` file's `"key";`, the key its own value, counted) or `=`,
+    /// taken.
+    @inline(never)
+    mutating func keyIsItsOwnValue(_ key: String, at keyStart: Int) throws(FormatFailure) -> Bool {
+        try skipSpace()
+        if offset < text.count, text[offset] == UInt8(ascii: ";") {
+            try count(at: keyStart)
+            return true
+        }
+        guard offset < text.count, text[offset] == UInt8(ascii: "=") else {
+            throw malformed("expected '=' after the key \(StoredValue.quoted(key)), found \(shown(offset))", at: offset)
+        }
+        offset += 1
+        return false
+    }
+
+    /// The `;` after an entry.
+    @inline(never)
+    mutating func endEntry(of key: String) throws(FormatFailure) {
+        try skipSpace()
+        guard offset < text.count, text[offset] == UInt8(ascii: ";") else {
+            throw malformed(
+                "expected ';' after the value of \(StoredValue.quoted(key)), found \(shown(offset))", at: offset)
+        }
+        offset += 1
+    }
+
     /// Values separated by commas up to `)`, a trailing comma allowed.
     mutating func array(openedAt start: Int) throws(FormatFailure) -> StoredValue {
         var elements: [StoredValue] = []
-        while true {
-            try skipSpace()
-            guard offset < text.count else {
-                throw malformed("the array opened here is not closed with ')'", at: start)
-            }
-            if text[offset] == UInt8(ascii: ")") {
-                offset += 1
-                return .array(elements)
-            }
+        while try !atArrayEnd(openedAt: start) {
             do {
                 elements.append(try parseValue())
             } catch {
                 throw error.inside(.index(elements.count))
             }
-            try skipSpace()
-            guard offset < text.count else {
-                throw malformed("the array opened here is not closed with ')'", at: start)
-            }
-            if text[offset] == UInt8(ascii: ",") {
-                offset += 1
-            } else if text[offset] != UInt8(ascii: ")") {
-                throw malformed("expected ',' or ')' in the array, found \(shown(offset))", at: offset)
-            }
+            try afterElement(openedAt: start)
+        }
+        return .array(elements)
+    }
+
+    /// Skips space; whether the array ends here, taking the `)`.
+    @inline(never)
+    mutating func atArrayEnd(openedAt start: Int) throws(FormatFailure) -> Bool {
+        try skipSpace()
+        guard offset < text.count else { throw malformed("the array opened here is not closed with ')'", at: start) }
+        guard text[offset] == UInt8(ascii: ")") else { return false }
+        offset += 1
+        return true
+    }
+
+    /// A `,` (taken) or the `)` that follows an element.
+    @inline(never)
+    mutating func afterElement(openedAt start: Int) throws(FormatFailure) {
+        try skipSpace()
+        guard offset < text.count else { throw malformed("the array opened here is not closed with ')'", at: start) }
+        if text[offset] == UInt8(ascii: ",") {
+            offset += 1
+        } else if text[offset] != UInt8(ascii: ")") {
+            throw malformed("expected ',' or ')' in the array, found \(shown(offset))", at: offset)
         }
     }
 
     /// `<hex digits>`, spaces allowed between them.
+    @inline(never)
     mutating func data() throws(FormatFailure) -> Data {
         let start = offset
         offset += 1
@@ -404,6 +453,7 @@ struct OpenStepParser {
     }
 
     /// A quoted or bare string.
+    @inline(never)
     mutating func string() throws(FormatFailure) -> String {
         let start = offset
         let quote = text[offset]
