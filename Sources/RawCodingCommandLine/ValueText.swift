@@ -59,9 +59,10 @@ enum ValueText {
             }
             return .date(date)
         case .data:
-            guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-                throw bad("Base64 text")
-            }
+            // Spaces and line breaks may separate the groups; any other stray character is an
+            // error, not skipped, so a mistyped value is never stored as other bytes.
+            let compact = String(text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) })
+            guard let bytes = Data(base64Encoded: compact) else { throw bad("Base64 text") }
             return .data(bytes)
         case .xml, .json:
             let format: any TreeFormat = kind == .xml ? XMLPropertyListTreeFormat() : JSONTreeFormat()

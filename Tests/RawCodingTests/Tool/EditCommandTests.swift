@@ -77,6 +77,7 @@ struct EditCommandTests {
                 "--value takes a whole number that 64 bits hold, not 1.5"
             ),
             ("insert k s.json --type data --value ***", 1, "--value takes Base64 text"),
+            ("insert k s.json --type data --value AP8Q!", 1, "--value takes Base64 text, not AP8Q!"),
             ("insert k s.json --type json --value {", 1, "--value: JSON error at 1:2"),
             ("insert k s.json --type array --value 1", 2, "--type array inserts an empty one and takes no --value"),
             ("insert k s.json --type number", 2, "--type takes one of bool, integer"),
