@@ -22,7 +22,7 @@ final class PostgresWatcher: Sendable {
     private let connection: String
     private let names: PostgresTableNames
 
-    private struct State {
+    private struct State: WatcherState {
         var running = false
         /// The server processes of this process's store connections.
         var ownBackends: [Int32: Int] = [:]
@@ -63,11 +63,7 @@ final class PostgresWatcher: Sendable {
     /// observes. The channel is listened to before this returns, so a write made after it is
     /// reported.
     func startWatching() {
-        let started: Listener? = state.withLock { state in
-            guard !state.running else { return nil }
-            state.running = true
-            return Listener(listening: listen())
-        }
+        let started: Listener? = state.startWatcher { _ in Listener(listening: listen()) }
         guard let started else { return }
         Thread.detachNewThread { [self] in
             var listener = started
@@ -96,11 +92,7 @@ final class PostgresWatcher: Sendable {
     /// Waits up to a fifth of a second for notifications and reports them; `false` once nobody
     /// observes, which ends the thread.
     private func wait(_ listener: inout Listener) -> Bool {
-        let observed = state.withLock { state in
-            if !broadcaster.hasObservers { state.running = false }
-            return state.running
-        }
-        guard observed else { return false }
+        guard state.watcherContinues(for: broadcaster) else { return false }
         guard let listening = listener.listening else {
             Thread.sleep(forTimeInterval: 0.2)
             listener.listening = listen()

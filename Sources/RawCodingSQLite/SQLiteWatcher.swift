@@ -22,7 +22,7 @@ final class SQLiteWatcher: Sendable {
     private let names: SQLiteTableNames
     private let busyTimeout: TimeInterval
 
-    private struct State {
+    private struct State: WatcherState {
         var running = false
         var tags: [Row: Int64] = [:]
     }
@@ -56,9 +56,7 @@ final class SQLiteWatcher: Sendable {
     /// The rows' tags are taken first, on the caller's thread: a commit made after this returns
     /// is reported.
     func startWatching() {
-        let started: Look? = state.withLock { state in
-            guard !state.running else { return nil }
-            state.running = true
+        let started: Look? = state.startWatcher { state in
             var look = Look()
             state.tags = changedTags(&look) ?? [:]
             return look
@@ -112,13 +110,7 @@ final class SQLiteWatcher: Sendable {
 
     /// One look at the database; `false` once nobody observes, which ends the thread.
     private func poll(_ look: inout Look) -> Bool {
-        // Checked under the state lock: an observer added after this check finds `running`
-        // false and starts a new thread, so an observer is never left without one.
-        let observed = state.withLock { state in
-            if !broadcaster.hasObservers { state.running = false }
-            return state.running
-        }
-        guard observed else { return false }
+        guard state.watcherContinues(for: broadcaster) else { return false }
         guard let current = changedTags(&look) else { return true }
         let changed: [String] = state.withLock { state in
             let rows = Set(current.keys).union(state.tags.keys)

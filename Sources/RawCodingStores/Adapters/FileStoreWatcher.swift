@@ -6,7 +6,7 @@ final class FileStoreWatcher: Sendable {
     let broadcaster = StoreChangeBroadcaster()
     private let directory: String
 
-    private struct State {
+    private struct State: WatcherState {
         var running = false
         var snapshot: [String: POSIXFiles.Signature] = [:]
     }
@@ -35,13 +35,8 @@ final class FileStoreWatcher: Sendable {
 
     /// Starts the polling thread if it is not running; it stops by itself once nobody observes.
     func startWatching() {
-        let start = state.withLock { state in
-            guard !state.running else { return false }
-            state.running = true
-            state.snapshot = takeSnapshot() ?? [:]
-            return true
-        }
-        guard start else { return }
+        let started: Void? = state.startWatcher { state in state.snapshot = takeSnapshot() ?? [:] }
+        guard started != nil else { return }
         Thread.detachNewThread { [weak self] in
             while true {
                 Thread.sleep(forTimeInterval: FileStore.pollInterval)
@@ -52,13 +47,7 @@ final class FileStoreWatcher: Sendable {
 
     /// One look at the directory; `false` once nobody observes, which ends the thread.
     private func poll() -> Bool {
-        // Checked under the state lock: an observer added after this check finds `running`
-        // false and starts a new thread, so an observer is never left without one.
-        let observed = state.withLock { state in
-            if !broadcaster.hasObservers { state.running = false }
-            return state.running
-        }
-        guard observed else { return false }
+        guard state.watcherContinues(for: broadcaster) else { return false }
         guard let current = takeSnapshot() else { return true }
         let changed: [String] = state.withLock { state in
             let names = Set(current.keys).union(state.snapshot.keys)
