@@ -128,13 +128,16 @@ enum EditedDocument {
         try write(tree, as: target, to: output, name: name, limits: limits, io: io)
     }
 
+    /// `tree` mapped for `target` (`restoring` as `--restore` says), written to `output`, with
+    /// the mapping's notes on standard error.
     static func write(
-        _ tree: StoredValue, as target: OutputFormat, to output: String, name: String, limits: Limits, io: ToolIO
+        _ tree: StoredValue, as target: OutputFormat, to output: String, name: String,
+        restoring restore: FormatMapping.Restore = [], limits: Limits, io: ToolIO
     ) throws(ToolFailure) {
         var mapping = FormatMapping()
         let mapped: StoredValue
         do {
-            mapped = try mapping.map(tree, to: target, restoring: [])
+            mapped = try mapping.map(tree, to: target, restoring: restore)
         } catch {
             throw .input("\(Document.display(name)): \(error.description)")
         }
@@ -194,7 +197,7 @@ enum TypeCommand {
             data, path: path, from: try InputFormat.read(parsed.values["--from"]), limits: try ToolLimits.read(parsed))
         let value = try KeyPath.value(at: steps, in: read.tree, file: path)
         try ExtractCommand.expect(parsed.values["--expect"], of: value, at: steps, option: "--expect", file: path)
-        try ExtractCommand.output(Array((ValueText.typeName(value) + "\n").utf8), io: io)
+        try Document.write(Array((ValueText.typeName(value) + "\n").utf8), to: "-", io: io)
         return 0
     }
 }

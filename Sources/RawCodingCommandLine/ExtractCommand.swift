@@ -41,29 +41,11 @@ enum ExtractCommand {
         let value = try KeyPath.value(at: steps, in: read.tree, file: path)
         try expect(parsed.values["--expect"], of: value, at: steps, option: "--expect", file: path)
         if raw {
-            try output(Array((ValueText.raw(value) + "\n").utf8), io: io)
-            return 0
+            try Document.write(Array((ValueText.raw(value) + "\n").utf8), to: "-", io: io)
+        } else {
+            try EditedDocument.write(value, as: target, to: "-", name: path, restoring: restore, limits: limits, io: io)
         }
-        var mapping = FormatMapping()
-        let mapped: StoredValue
-        do {
-            mapped = try mapping.map(value, to: target, restoring: restore)
-        } catch {
-            throw .input("\(Document.display(path)): \(error.description)")
-        }
-        var bytes = try ConvertCommand.write(mapped, as: target, limits: limits, name: path)
-        if target.isJSON { bytes.append(UInt8(ascii: "\n")) }
-        for note in mapping.notes { io.message("rawcoding: \(note)") }
-        try output(bytes, io: io)
         return 0
-    }
-
-    static func output(_ bytes: [UInt8], io: ToolIO) throws(ToolFailure) {
-        do {
-            try io.write(bytes, "-")
-        } catch {
-            throw .input("cannot write to standard output: \((error as NSError).localizedDescription)")
-        }
     }
 
     /// Checks `--expect` (plutil's `-expect`): the value's type name must be `expected`.

@@ -31,12 +31,7 @@ enum LintCommand {
         var lines: [String] = []
         for path in parsed.positional {
             do throws(ToolFailure) {
-                let data = try Document.bytes(of: path, io: io)
-                // JSON the scan takes is valid; anything else is read whole, for its message.
-                let json = source.format(for: data) as? JSONTreeFormat
-                if json?.acceptsWithoutTree(data, limits: limits) != true {
-                    _ = try Document.tree(data, path: path, from: source, limits: limits)
-                }
+                try check(path, from: source, limits: limits, io: io)
                 lines.append("\(Document.display(path)): OK")
             } catch {
                 lines.append(error.description)
@@ -49,5 +44,16 @@ enum LintCommand {
             throw .input("cannot write the results: \(error)")
         }
         return status
+    }
+
+    /// Checks one file (`rawcoding lint`, `plutil -lint`): JSON the scan takes is valid without
+    /// a tree; anything else is read whole, for its message.
+    /// - Throws: The file's error line.
+    static func check(_ path: String, from source: InputFormat, limits: Limits, io: ToolIO) throws(ToolFailure) {
+        let data = try Document.bytes(of: path, io: io)
+        let json = source.format(for: data) as? JSONTreeFormat
+        if json?.acceptsWithoutTree(data, limits: limits) != true {
+            _ = try Document.tree(data, path: path, from: source, limits: limits)
+        }
     }
 }

@@ -156,30 +156,28 @@ enum Plutil {
     }
 
     static func perform(_ request: Request, io: ToolIO) throws(ToolFailure) -> Int32 {
-        var limitArguments: [String] = []
-        for (option, value) in request.limitOptions { limitArguments += [option, value] }
-        let limits = try ToolLimits.read(
-            Arguments(limitArguments, valued: ToolLimits.options, flags: [], command: "plutil"))
+        let limits = try ToolLimits.read(values: request.limitOptions)
         var status: Int32 = 0
         switch request.command {
         case "-lint":
             var lines: [String] = []
             for file in request.files {
                 do throws(ToolFailure) {
-                    let data = try Document.bytes(of: file, io: io)
-                    _ = try Document.tree(data, path: file, from: .auto, limits: limits)
+                    try LintCommand.check(file, from: .auto, limits: limits, io: io)
                     if !request.silent { lines.append("\(Document.display(file)): OK") }
                 } catch {
                     lines.append(error.description)
                     status = 1
                 }
             }
-            if !lines.isEmpty { try ExtractCommand.output(Array((lines.joined(separator: "\n") + "\n").utf8), io: io) }
+            if !lines.isEmpty {
+                try Document.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "-", io: io)
+            }
         case "-p":
             for file in request.files {
                 let tree = try Document.tree(
                     try Document.bytes(of: file, io: io), path: file, from: .auto, limits: limits)
-                try ExtractCommand.output(Array((HumanReadable.text(tree.tree) + "\n").utf8), io: io)
+                try Document.write(Array((HumanReadable.text(tree.tree) + "\n").utf8), to: "-", io: io)
             }
         case "-convert":
             let target = try outputFormat(request.format, readable: request.readable)

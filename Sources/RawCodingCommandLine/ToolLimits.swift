@@ -15,15 +15,20 @@ enum ToolLimits {
     static let `default` = Limits(maximumInputBytes: 4 << 30, maximumDepth: 512, maximumValueCount: 1 << 27)
 
     static func read(_ arguments: Arguments) throws(ToolFailure) -> Limits {
+        try read(values: arguments.values)
+    }
+
+    /// The limits the options among `values` (option → its text) give.
+    static func read(values: [String: String]) throws(ToolFailure) -> Limits {
         var limits = Self.default
-        if let text = arguments.values["--max-bytes"] { limits.maximumInputBytes = try size(text, "--max-bytes") }
-        if let text = arguments.values["--max-depth"] {
+        if let text = values["--max-bytes"] { limits.maximumInputBytes = try size(text, "--max-bytes") }
+        if let text = values["--max-depth"] {
             limits.maximumDepth = try number(text, "--max-depth", within: 1...Limits.depthCeiling)
         }
-        if let text = arguments.values["--max-values"] {
+        if let text = values["--max-values"] {
             limits.maximumValueCount = try number(text, "--max-values", within: 1...Int.max)
         }
-        if let text = arguments.values["--max-expansion"] {
+        if let text = values["--max-expansion"] {
             limits.maximumExpansion = try number(text, "--max-expansion", within: 1...Int.max)
         }
         return limits
