@@ -183,7 +183,8 @@ struct BinaryPropertyListParser {
             let value = cache.values[number]
             if case .array = value {
                 sharesContainers = true
-            } else if case .dictionary = value {
+            } else if case .dictionary(let dictionary) = value, Spec.uidValue(of: dictionary) == nil {
+                // A UID (`["CF$UID": N]`) is a scalar in the file, written once however shared.
                 sharesContainers = true
             }
             return value
