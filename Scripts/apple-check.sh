@@ -246,8 +246,10 @@ for platform in "${platforms[@]}"; do
             fi
         fi
         # Whole-module SIL: the checks that run after type-checking (typed-throws runtime
-        # support among them) are ones a Linux build cannot make either.
-        if "$swiftc" -wmo -emit-sil -o /dev/null "${mode[@]}" -module-name "$target" -package-name RawCodable \
+        # support among them) are ones a Linux build cannot make either. The SIL goes to this
+        # run's own folder, never to a system path: a compiler that fails deletes its outputs,
+        # and as root `-o /dev/null` would delete the device itself.
+        if "$swiftc" -wmo -emit-sil -o "$work/$target.sil" "${mode[@]}" -module-name "$target" -package-name RawCodable \
             -swift-version 6 -enable-upcoming-feature ExistentialAny -DSWIFT_PACKAGE \
             -target "$triple" -sdk "$sdk" "${extra_flags[@]}" -module-cache-path "$module_cache" \
             "${sources[@]}" > "$work/$target.log" 2>&1; then
@@ -266,6 +268,7 @@ for platform in "${platforms[@]}"; do
             grep -E 'error|fatal' "$work/$target.log" | head -20 >&2 || tail -20 "$work/$target.log" >&2
             target_errors=1
         fi
+        rm -f "$work/$target.sil"
         errors=$((errors + target_errors))
         warnings=$((warnings + target_warnings))
         if [ "$status" -ne 0 ]; then failed="$failed$target "; fi

@@ -83,9 +83,11 @@ struct ChildProcess {
     var output: String { String(decoding: standardOutput, as: UTF8.self) }
     var errors: String { String(decoding: standardError, as: UTF8.self) }
 
-    /// Runs `executable` with `arguments`, feeding nothing on standard input.
+    /// Runs `executable` with `arguments`, feeding nothing on standard input; a child still
+    /// running after `timeout` seconds is terminated.
     static func run(
-        _ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]
+        _ executable: URL, _ arguments: [String], environment extra: [String: String] = [:],
+        timeout: Int = 60
     ) throws -> ChildProcess {
         let process = Process()
         process.executableURL = executable
@@ -102,8 +104,8 @@ struct ChildProcess {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // A child that hangs (say, a recursion the optimizer turned into a loop) is killed with
-        // SIGTERM after a minute, which the callers' status checks report as a failure.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+        // SIGTERM after a minute (or `timeout`), which the callers' status checks report as a failure.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(timeout)) {
             if process.isRunning { process.terminate() }
         }
         // Both pipes at once: a child that fills one while we wait on the other would block.
