@@ -12,11 +12,28 @@ final class EncodingNode: Encoder, CodingPathNode {
         case single(StoredValue)
         case keyed
         case unkeyed
+
+        /// What a message says was encoded.
+        var described: String {
+            switch self {
+            case .none: "nothing"
+            case .single(.dictionary): "a dictionary"
+            case .single(.array): "an array"
+            case .single: "a single value"
+            case .keyed: "a keyed container"
+            case .unkeyed: "an unkeyed container"
+            }
+        }
     }
 
     enum Slot {
         case key(String)
         case index(Int)
+
+        func isKey(_ key: String) -> Bool {
+            if case .key(let own) = self { return KeyIndex.same(own, key) }
+            return false
+        }
     }
 
     let context: EncodingContext
@@ -67,23 +84,45 @@ final class EncodingNode: Encoder, CodingPathNode {
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        switch content {
-        case .none: content = .keyed
-        case .keyed: break
-        case .single, .unkeyed:
-            context.misuse("Asked for a keyed container after encoding \(content) into the same encoder.", at: self)
-        }
+        openKeyed()
         return KeyedEncodingContainer(StoredKeyedEncodingContainer<Key>(node: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        openUnkeyed()
+        return StoredUnkeyedEncodingContainer(node: self)
+    }
+
+    /// Makes this node keyed as `JSONEncoder` does: asked again, the same container; after a
+    /// single value that is a dictionary, that dictionary's entries, which the container adds to.
+    /// After any other value or an unkeyed container, a misuse (where `JSONEncoder` traps).
+    func openKeyed() {
+        switch content {
+        case .none: content = .keyed
+        case .keyed: break
+        case .single(.dictionary(let entries)):
+            content = .keyed
+            dictionary = entries
+        case .single, .unkeyed:
+            context.misuse(
+                "Asked for a keyed container where \(content.described) was already encoded; it would be lost.",
+                at: self)
+        }
+    }
+
+    /// Makes this node unkeyed, with the rules of ``openKeyed()`` for arrays.
+    func openUnkeyed() {
         switch content {
         case .none: content = .unkeyed
         case .unkeyed: break
+        case .single(.array(let values)):
+            content = .unkeyed
+            elements = values
         case .single, .keyed:
-            context.misuse("Asked for an unkeyed container after encoding \(content) into the same encoder.", at: self)
+            context.misuse(
+                "Asked for an unkeyed container where \(content.described) was already encoded; it would be lost.",
+                at: self)
         }
-        return StoredUnkeyedEncodingContainer(node: self)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -114,9 +153,21 @@ final class EncodingNode: Encoder, CodingPathNode {
         }
     }
 
-    /// Stores a value under `key` of this keyed node; a repeated key keeps its position.
+    /// Stores a value under `key` of this keyed node; a repeated key keeps its position and the
+    /// last value, replacing a nested container or super encoder made for it before.
     func set(_ value: StoredValue, forKey key: String) {
+        if !pending.isEmpty { pending.removeAll { $0.slot.isKey(key) } }
         dictionary.set(value, forKey: key)
+    }
+
+    /// The node of a nested container for `key` of this keyed node, as `JSONEncoder` finds it:
+    /// the one made for the key before (so a second container adds to the first), or a new one
+    /// holding the key's value so far (a dictionary or array to add to; anything else is a
+    /// misuse when the container is opened).
+    func nestedNode(forKey key: String, step: CodingPathStep) -> EncodingNode {
+        if let existing = pending.last(where: { $0.slot.isKey(key) }) { return existing.node }
+        let current = dictionary[key]
+        return pendingChild(slot: .key(key), step: step, content: current.map { .single($0) } ?? .none)
     }
 
     /// A node for a nested container or super encoder, filled in when this node finishes.

@@ -48,13 +48,15 @@ struct StoredKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let child = node.pendingChild(slot: .key(self.key(key)), step: .key(key), content: .keyed)
+        let child = node.nestedNode(forKey: self.key(key), step: .key(key))
+        child.openKeyed()
         return KeyedEncodingContainer(StoredKeyedEncodingContainer<NestedKey>(node: child))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        StoredUnkeyedEncodingContainer(
-            node: node.pendingChild(slot: .key(self.key(key)), step: .key(key), content: .unkeyed))
+        let child = node.nestedNode(forKey: self.key(key), step: .key(key))
+        child.openUnkeyed()
+        return StoredUnkeyedEncodingContainer(node: child)
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -122,11 +124,15 @@ struct StoredUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
 /// An ``EncodingNode`` is its own single-value container.
 extension EncodingNode: SingleValueEncodingContainer {
+    /// The node's single value; where something was encoded already, a misuse (where
+    /// `JSONEncoder` traps), since one of the two would be lost.
     func store(_ value: StoredValue) {
         switch content {
-        case .none, .single: content = .single(value)
-        case .keyed, .unkeyed:
-            context.misuse("Encoded a single value into an encoder that already has a container.", at: self)
+        case .none: content = .single(value)
+        case .single, .keyed, .unkeyed:
+            context.misuse(
+                "Encoded a single value into an encoder where \(content.described) was already encoded; one would be lost.",
+                at: self)
         }
     }
 
