@@ -8,6 +8,8 @@ final class EvolvingDecoding: @unchecked Sendable {
 
     /// The default value taken apart, for the value decoded.
     let defaults: DefaultNode?
+    /// The type the caller asked for: a subclass of the static type decodes as itself.
+    let rootType: any Decodable.Type
     /// The keys the decoded value's types asked for, by place.
     let ledger: KeyLedger
     /// The top of the value decoded.
@@ -30,8 +32,10 @@ final class EvolvingDecoding: @unchecked Sendable {
     /// - Parameters:
     ///   - defaults: The default value taken apart, for the value decoded.
     ///   - snakeCase: Whether the codec writes the model's keys in snake case.
-    init(defaults: DefaultNode?, snakeCase: Bool) {
+    ///   - rootType: The type the caller asked for (its dynamic type).
+    init(defaults: DefaultNode?, snakeCase: Bool, rootType: any Decodable.Type) {
         self.defaults = defaults
+        self.rootType = rootType
         ledger = KeyLedger(snakeCase: snakeCase)
     }
 
@@ -78,7 +82,7 @@ final class EvolvingDecoding: @unchecked Sendable {
         var place = place
         if place.defaults?.children == nil, case .withDefault(let own) = kind { place.defaults = own }
         guard place.defaults?.children != nil || place.ledger != nil else { return try plain() }
-        return try Value(from: EvolvingDecoder(base: try decoder(), place: place, decoding: self))
+        return try type.init(from: EvolvingDecoder(base: try decoder(), place: place, decoding: self))
     }
 }
 
@@ -110,8 +114,9 @@ struct EvolvingRoot<Value: Decodable>: Decodable {
                         "the codec decoded \(Value.self) on another task than the one that called it, so the default and the keys it knows were not available"
                 ))
         }
+        // The caller's metatype, which may be a subclass of `Value`, as the codecs decode it.
+        let type = decoding.rootType as? Value.Type ?? Value.self
         value = try decoding.decode(
-            Value.self, at: decoding.root,
-            plain: { try decoder.singleValueContainer().decode(Value.self) }, decoder: { decoder })
+            type, at: decoding.root, plain: { try decoder.singleValueContainer().decode(type) }, decoder: { decoder })
     }
 }

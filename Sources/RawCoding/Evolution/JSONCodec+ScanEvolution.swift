@@ -32,7 +32,7 @@ extension JSONCodec {
                 if context.scan.tokens[0].kind != .object, let value = decodedWithNothingToFill(type, root: root) {
                     return StoredDecoding(value: value, unknownKeys: .none, storedVersion: nil, filledKeyPaths: [])
                 }
-                let decoding = EvolvingDecoding(defaults: defaults, snakeCase: false)
+                let decoding = EvolvingDecoding(defaults: defaults, snakeCase: false, rootType: type)
                 let value = try EvolvingDecoding.$current.withValue(decoding) {
                     try root.unbox(0, as: EvolvingRoot<Value>.self, step: nil).value
                 }

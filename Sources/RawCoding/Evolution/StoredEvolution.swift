@@ -61,7 +61,8 @@ enum StoredEvolution {
     static func decode<Value: Decodable>(
         _ type: Value.Type, from payload: StoredValue, codec: some Codec, defaults: DefaultNode?
     ) throws(RawCodingError) -> (value: Value, unknownKeys: StoredUnknownKeys, filledKeyPaths: [String]) {
-        let decoding = EvolvingDecoding(defaults: defaults, snakeCase: (codec as? JSONCodec)?.keys == .snakeCase)
+        let decoding = EvolvingDecoding(
+            defaults: defaults, snakeCase: (codec as? JSONCodec)?.keys == .snakeCase, rootType: type)
         let value: Value
         do {
             value = try EvolvingDecoding.$current.withValue(decoding) {

@@ -126,7 +126,7 @@ extension DecodingNode {
             // JSONDecoder converts the keys of types, not the keys of [String: Value] data.
             node.keepsKeys = true
         }
-        return try Value(from: node)
+        return try type.init(from: node)
     }
 
     /// An array of a primitive, as `Array.init(from:)` decodes it (a child decoder, its unkeyed

@@ -243,7 +243,7 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
             return try unboxedByTree(token, step: step()) { node, value in try node.unbox(value, as: type, step: step())
             }
         }
-        return try Value(from: child(token, step: step()))
+        return try type.init(from: child(token, step: step()))
     }
 }
 
