@@ -50,6 +50,11 @@ enum ValueText {
             throw bad("a whole number that 64 bits hold")
         case .float:
             guard let number = Double(text), number.isFinite else { throw bad("a finite number") }
+            // A number so small that it reads as 0 is another number: refused, as the readers do.
+            let significand = text.prefix { $0 != "e" && $0 != "E" }
+            guard number != 0 || !significand.contains(where: { ("1"..."9").contains($0) }) else {
+                throw bad("a number a Double holds (this one would read as 0)")
+            }
             return .double(number)
         case .string:
             return .string(text)

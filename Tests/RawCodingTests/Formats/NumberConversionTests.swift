@@ -34,9 +34,19 @@ struct NumberConversionTests {
         "43.420273000000009", "0.10000000000000001", "5e-324", "2.4703282292062327e-324",
     ]
 
+    /// The texts a `Double` holds, and those nearer zero than its smallest value (below about
+    /// 2.47e-324): the readers refuse those rather than read them as 0.
+    static func splitAtUnderflow(_ texts: [String]) -> (inRange: [String], underflowing: [String]) {
+        (texts.filter { Double($0) != 0 }, texts.filter { Double($0) == 0 })
+    }
+
     @Test func seventeenDigitNumbersDecodeToTheCorrectlyRoundedDouble() throws {
-        let texts = Self.texts(count: 40_000, seed: 17) + Self.halfways
+        let (texts, underflowing) = Self.splitAtUnderflow(Self.texts(count: 40_000, seed: 17) + Self.halfways)
+        #expect(underflowing.contains("2.4703282292062327e-324") && underflowing.count > 100)
         let codec = JSONCodec()
+        for text in underflowing {
+            #expect(throws: RawCodingError.self, "\(text)") { try codec.decode([Double].self, from: "[\(text)]") }
+        }
         let decoded = try codec.decode([Double].self, from: Data("[\(texts.joined(separator: ","))]".utf8))
         for (text, value) in zip(texts, decoded) {
             let expected = try #require(Double(text))
@@ -45,13 +55,18 @@ struct NumberConversionTests {
     }
 
     @Test func seventeenDigitRealsInAnXMLPropertyListDecodeToTheCorrectlyRoundedDouble() throws {
-        let texts = Self.texts(count: 4_000, seed: 19) + Self.halfways
+        let (texts, underflowing) = Self.splitAtUnderflow(Self.texts(count: 4_000, seed: 19) + Self.halfways)
+        let codec = PropertyListCodec(format: .xml)
+        for text in underflowing {
+            let xml = "<plist version=\"1.0\"><real>\(text)</real></plist>"
+            #expect(throws: RawCodingError.self, "\(text)") { try codec.decode(Double.self, from: Data(xml.utf8)) }
+        }
         let reals = texts.map { "<real>\($0)</real>" }.joined()
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><array>\(reals)</array></plist>
             """
-        let decoded = try PropertyListCodec(format: .xml).decode([Double].self, from: Data(xml.utf8))
+        let decoded = try codec.decode([Double].self, from: Data(xml.utf8))
         for (text, value) in zip(texts, decoded) {
             let expected = try #require(Double(text))
             #expect(value.bitPattern == expected.bitPattern, "\(text): \(value) is not \(expected)")

@@ -503,6 +503,9 @@ struct JSONParser {
         guard let value = Double(text), value.isFinite else {
             throw malformed("number \(NumberParsing.shown(text)) is too large for a Double", at: start)
         }
+        guard value != 0 || !literal.isNonzero else {
+            throw malformed(NumberParsing.underflows(NumberParsing.shown(text)), at: start)
+        }
         // A Double when it holds the number exactly (always, up to 15 significant digits);
         // otherwise a Decimal when one does; the nearest Double when neither does.
         if digitCount > 15,

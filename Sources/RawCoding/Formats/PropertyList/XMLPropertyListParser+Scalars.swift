@@ -120,13 +120,14 @@ extension XMLPropertyListParser {
             default: throw malformed("invalid real \"\(shown(content))\"", at: offset)
             }
         }
-        guard let value = NumberParsing.double(text) else {
+        guard let (value, isNonzero) = NumberParsing.double(text) else {
             throw malformed("invalid real \"\(shown(content))\"", at: offset)
         }
         guard value.isFinite else {
             throw malformed(
                 "real \(shown(content)) is too large for a Double; write +infinity if that is meant", at: offset)
         }
+        guard value != 0 || !isNonzero else { throw malformed(NumberParsing.underflows(shown(content)), at: offset) }
         return .double(value)
     }
 }

@@ -30,6 +30,10 @@ struct NumberLiteral {
     /// No point and no exponent.
     var isInteger = true
 
+    /// Whether a digit other than `0` was written: such a number that converts to zero
+    /// underflowed, and reading it as 0 would change it.
+    var isNonzero: Bool { digitCount > 0 }
+
     /// The power of ten of the last digit of ``mantissa``.
     var scale: Int { exponent - fractionDigits }
 

@@ -128,11 +128,17 @@ enum NumberParsing {
 
     /// `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5` and `5.`) as a `Double`; `nil` when
     /// the text is not such a number. Infinite results are returned as such; callers decide.
-    static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+    static func double(_ text: UnsafeBufferPointer<UInt8>) -> (value: Double, isNonzero: Bool)? {
         let (literal, end, problem) = NumberLiteral.scan(text, from: 0, strict: false)
         guard problem == nil, end == text.count else { return nil }
-        if let value = literal.fastDouble { return value }
-        return Double(String(decoding: text, as: UTF8.self))
+        if let value = literal.fastDouble { return (value, literal.isNonzero) }
+        return Double(String(decoding: text, as: UTF8.self)).map { ($0, literal.isNonzero) }
+    }
+
+    /// The message for a number whose digits are not all zero but which is nearer zero than
+    /// the smallest `Double` (about 4.9e-324).
+    static func underflows(_ shown: String) -> String {
+        "number \(shown) is too small for a Double: it would read as 0 (write 0 if that is meant)"
     }
 
     /// The message for an integer a 64-bit property-list integer cannot hold.

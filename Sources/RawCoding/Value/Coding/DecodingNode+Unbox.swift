@@ -53,13 +53,18 @@ extension DecodingNode {
         }
     }
 
+    /// Whether `double` reads as a `Float` that is the same number, rounded: not one too large
+    /// (infinity) or so small that it would be 0. Non-finite values are themselves.
+    static func fitsFloat(_ double: Double) -> Bool {
+        let float = Float(double)
+        return !double.isFinite || (float.isFinite && (float != 0 || double == 0))
+    }
+
     func unboxFloat(_ value: StoredValue, step: CodingPathStep?) throws -> Float {
         let double = try unboxDouble(value, step: step)
         // Rounded, not compared with Float's largest value: writers write a Float as its own
         // shortest text (3.4028235e+38 for the largest), which as a Double lies just above it.
-        if double.isFinite, !Float(double).isFinite {
-            throw corrupted("\(double) does not fit Float.", step: step)
-        }
+        guard Self.fitsFloat(double) else { throw corrupted("\(double) does not fit Float.", step: step) }
         return Float(double)
     }
 

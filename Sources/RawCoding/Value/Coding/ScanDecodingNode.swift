@@ -159,7 +159,7 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
     }
 
     func unboxFloat(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> Float {
-        if let double = fastDouble(token), !double.isFinite || Float(double).isFinite { return Float(double) }
+        if let double = fastDouble(token), DecodingNode.fitsFloat(double) { return Float(double) }
         return try unboxedByTree(token, step: step()) { node, value in try node.unboxFloat(value, step: step()) }
     }
 
