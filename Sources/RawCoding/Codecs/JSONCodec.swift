@@ -232,9 +232,7 @@ enum JSONDateCoding {
                 date,
                 EncodingError.Context(
                     codingPath: encoder.codingPath,
-                    debugDescription:
-                        "ISO 8601 text cannot hold the date \(date.timeIntervalSinceReferenceDate) seconds from 2001 exactly (it holds finite dates in the years 0000 to 9999); use the .secondsSinceReferenceDate date strategy"
-                ))
+                    debugDescription: DateText.notExactlyISO8601(date)))
         }
         var container = encoder.singleValueContainer()
         try container.encode(text)
@@ -245,10 +243,7 @@ enum JSONDateCoding {
         guard let date = DateText.dateFromISO8601(text) else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
-                    codingPath: decoder.codingPath,
-                    debugDescription:
-                        "\"\(text.prefix(64))\" is not an ISO 8601 date-time (YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM))"
-                ))
+                    codingPath: decoder.codingPath, debugDescription: DateText.notISO8601(text)))
         }
         return date
     }

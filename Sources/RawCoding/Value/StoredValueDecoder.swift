@@ -24,7 +24,8 @@ public struct StoredValueDecoder: Sendable {
         case secondsSince1970
         /// From milliseconds since 1970-01-01.
         case millisecondsSince1970
-        /// From an ISO 8601 string with time zone.
+        /// From an ISO 8601 string with time zone and optional fractional seconds
+        /// (`2016-02-08T02:00:53.274Z`), as ``JSONCodec/DateStrategy/iso8601`` reads it.
         case iso8601
         /// By the closure, from the decoder it is given.
         case custom(@Sendable (any Decoder) throws -> Date)

@@ -27,7 +27,9 @@ public struct StoredValueEncoder: Sendable {
         case secondsSince1970
         /// Milliseconds since 1970-01-01, a double.
         case millisecondsSince1970
-        /// An ISO 8601 string with time zone, like `2001-01-01T00:00:00Z`.
+        /// An ISO 8601 string in UTC, like `2001-01-01T00:00:00Z`, with the fractional seconds
+        /// that keep the date exact (`…T00:00:00.5Z`), as ``JSONCodec/DateStrategy/iso8601``
+        /// writes it; a date outside the years 0000–9999 is an error.
         case iso8601
         /// By the closure, which encodes into the encoder it is given.
         case custom(@Sendable (Date, any Encoder) throws -> Void)

@@ -21,6 +21,42 @@ struct EngineOptionsTests {
             propertyList: JSONSerialization.jsonObject(with: encoder.encode(value), options: .fragmentsAllowed))
     }
 
+    /// `.iso8601` means what `JSONCodec(dates: .iso8601)` means: fractional seconds are read
+    /// (as `JSONDecoder` reads them) and written where the date has them, so nothing is lost.
+    @Test func iso8601MeansTheSameInTheEngineAndInJSONCodec() throws {
+        var decoder = StoredValueDecoder()
+        decoder.dates = .iso8601
+        var encoder = StoredValueEncoder()
+        encoder.dates = .iso8601
+        let codec = JSONCodec(dates: .iso8601)
+        let foundation = JSONDecoder()
+        foundation.dateDecodingStrategy = .iso8601
+        for text in ["2016-02-08T02:00:53.274Z", "2016-02-08T02:00:53Z", "2016-02-08T04:00:53.5+02:00"] {
+            let engine = try decoder.decode(Date.self, from: .string(text))
+            #expect(engine == (try codec.decode(Date.self, from: "\"\(text)\"")), "\(text)")
+            #expect(
+                engine.timeIntervalSince1970
+                    == (try foundation.decode(Date.self, from: Data("\"\(text)\"".utf8))).timeIntervalSince1970,
+                "\(text)")
+        }
+        for date in [Date(timeIntervalSinceReferenceDate: 0.5), Date(timeIntervalSince1970: 1_454_896_853.274)] {
+            let tree = try encoder.encode(date)
+            #expect(tree == (try codec.encodeTree(date)), "\(date)")
+            #expect(try decoder.decode(Date.self, from: tree) == date, "\(tree)")
+        }
+        #expect(try encoder.encode(Date(timeIntervalSinceReferenceDate: 0.5)) == .string("2001-01-01T00:00:00.5Z"))
+        // The same refusals, with the same reasons.
+        let notADate = #expect(throws: DecodingError.self) {
+            try decoder.decode(Date.self, from: .string("2016-02-08"))
+        }
+        let codecRefusal = #expect(throws: RawCodingError.self) { try codec.decode(Date.self, from: #""2016-02-08""#) }
+        #expect(codecRefusal?.reason.contains("is not an ISO 8601 date-time") == true)
+        #expect("\(String(describing: notADate))".contains("is not an ISO 8601 date-time"))
+        let distant = Date(timeIntervalSinceReferenceDate: -1e12)
+        #expect(throws: EncodingError.self) { try encoder.encode([distant]) }
+        #expect(throws: RawCodingError.self) { try codec.encode([distant]) }
+    }
+
     @Test func dateStrategiesMatchJSONEncoderAndReadBack() throws {
         let pairs:
             [(

@@ -83,6 +83,16 @@ package enum DateText {
         return nil
     }
 
+    /// Why ``exactISO8601(of:)`` gave `nil` for `date`, and what to do.
+    static func notExactlyISO8601(_ date: Date) -> String {
+        "ISO 8601 text cannot hold the date \(date.timeIntervalSinceReferenceDate) seconds from 2001 exactly (it holds finite dates in the years 0000 to 9999); use the .secondsSinceReferenceDate date strategy"
+    }
+
+    /// Why ``dateFromISO8601(_:)`` gave `nil` for `text`.
+    static func notISO8601(_ text: String) -> String {
+        "\"\(text.prefix(64))\" is not an ISO 8601 date-time (YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM))"
+    }
+
     /// Reads ISO 8601 date-times as written by ``exactISO8601(of:)`` and by `ISO8601DateFormatter`:
     /// `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, then `Z` or an offset `±HH:MM`.
     package static func dateFromISO8601(_ text: String) -> Date? {

@@ -172,8 +172,8 @@ extension DecodingNode {
             return Date(timeIntervalSince1970: try unboxDouble(value, step: step) / 1000)
         case .iso8601:
             let text = try unboxString(value, step: step)
-            guard let date = context.date(fromISO8601: text) else {
-                throw corrupted("Expected date string to be ISO8601-formatted.", step: step)
+            guard let date = DateText.dateFromISO8601(text) else {
+                throw corrupted(DateText.notISO8601(text), step: step)
             }
             return date
         case .custom(let decode):

@@ -8,7 +8,6 @@ final class DecodingContext {
     /// A string that also reads as nil (property lists' `$null`), if any.
     let nullMarker: String?
     var stack = StackCheck()
-    private var iso8601Formatter: ISO8601DateFormatter?
 
     init(options: StoredValueDecoder) {
         self.options = options
@@ -49,14 +48,6 @@ final class DecodingContext {
                     codingPath: path(), debugDescription: "the stack is nearly used up",
                     underlyingError: StackExhaustion(reason: stack.measured.exhaustedReason(depth: depth + 1))))
         }
-    }
-
-    func date(fromISO8601 text: String) -> Date? {
-        if let iso8601Formatter { return iso8601Formatter.date(from: text) }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = .withInternetDateTime
-        iso8601Formatter = formatter
-        return formatter.date(from: text)
     }
 }
 

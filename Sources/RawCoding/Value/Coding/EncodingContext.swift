@@ -12,7 +12,6 @@ final class EncodingContext {
     var nodesWithPending: [EncodingNode] = []
     var stack = StackCheck()
     private var snakeCaseKeys: [String: String] = [:]
-    private var iso8601Formatter: ISO8601DateFormatter?
 
     init(options: StoredValueEncoder) {
         self.options = options
@@ -51,14 +50,6 @@ final class EncodingContext {
         case .custom(let convert):
             return convert(node.codingPath + [key]).stringValue
         }
-    }
-
-    func iso8601String(_ date: Date) -> String {
-        if let iso8601Formatter { return iso8601Formatter.string(from: date) }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = .withInternetDateTime
-        iso8601Formatter = formatter
-        return formatter.string(from: date)
     }
 
     /// A finite or non-finite double under the non-conforming float strategy.

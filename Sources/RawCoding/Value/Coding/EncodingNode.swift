@@ -281,7 +281,14 @@ final class EncodingNode: Encoder, CodingPathNode {
         case .secondsSinceReferenceDate: return .double(date.timeIntervalSinceReferenceDate)
         case .secondsSince1970: return .double(date.timeIntervalSince1970)
         case .millisecondsSince1970: return .double(date.timeIntervalSince1970 * 1000)
-        case .iso8601: return .string(context.iso8601String(date))
+        case .iso8601:
+            guard let text = DateText.exactISO8601(of: date) else {
+                var path = codingPath
+                if let step { path.append(step.codingKey) }
+                throw EncodingError.invalidValue(
+                    date, EncodingError.Context(codingPath: path, debugDescription: DateText.notExactlyISO8601(date)))
+            }
+            return .string(text)
         case .custom(let encode):
             let child = try child(step: step, encoding: date)
             try encode(date, child)
