@@ -79,6 +79,37 @@ struct XMLPropertyListTests {
 
     // MARK: Reader
 
+    /// XML cannot hold U+0000, so no XML property list writer writes it (Foundation's
+    /// `PropertyListEncoder` throws too); the binary layout and JSON hold it.
+    @Test func aStringOrKeyHoldingNULIsRefusedWithItsPath() throws {
+        struct Model: Codable, Equatable {
+            var names: [String]
+            var table: [String: Int]
+        }
+        let inString = Model(names: ["ok", "a\u{0}b"], table: [:])
+        let inKey = Model(names: [], table: ["x\u{0}": 1])
+        let xml = PropertyListCodec(format: .xml)
+        for (value, path) in [(inString, "names[1]"), (inKey, "table.x\u{0}")] {
+            for attempt in [{ try xml.encode(value) }, { try xml.writeTree(xml.encodeTree(value)) }] {
+                let error = #expect(throws: RawCodingError.self) { try attempt() }
+                #expect(error?.kind == .encodingFailed)
+                #expect(error?.codingPathDescription == path, "\(String(describing: error))")
+                #expect(error?.reason.contains("U+0000") == true, "\(String(describing: error))")
+            }
+            #expect(throws: RawCodingError.self) {
+                try XMLPropertyListWriter().write(StoredValueEncoder().encode(value))
+            }
+            for codec in [PropertyListCodec(format: .binary), JSONCodec()] as [any Codec] {
+                #expect(try codec.decode(Model.self, from: codec.encode(value)) == value, "\(codec)")
+            }
+        }
+        let json = Data(#"{"names":["a\u0000b"]}"#.utf8)
+        let convert = ToolRun.run(["convert", "in.json", "--to", "xml"], files: ["in.json": json])
+        #expect(convert.status != 0)
+        #expect(convert.messagesText.contains("U+0000"), "\(convert.messagesText)")
+        #expect(convert.output.isEmpty)
+    }
+
     @Test func readsEveryElementAndForm() throws {
         let text = document(
             """
@@ -136,8 +167,9 @@ struct XMLPropertyListTests {
     }
 
     @Test func keepsTextExactlyAsWritten() throws {
-        // Apple's writer leaves control characters and CR raw; they read back unchanged.
-        let text = "a\r\nb\u{1}c\u{0}"
+        // Apple's writer leaves control characters and CR raw; they read back unchanged. (U+0000
+        // is refused: aStringOrKeyHoldingNULIsRefusedWithItsPath.)
+        let text = "a\r\nb\u{1}c\u{1F}"
         let written = try XMLPropertyListWriter().write(.string(text))
         #expect(try XMLPropertyListReader().read(written) == .string(text))
     }

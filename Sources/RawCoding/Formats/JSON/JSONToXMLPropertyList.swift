@@ -46,7 +46,8 @@ package enum JSONToXMLPropertyList {
                     try hand(sink.takeFinished(minimum: pieceSize))
                 }
                 guard sink.valueCount <= limits.maximumValueCount else { throw .leftToTree }
-                try hand(sink.finish())
+                guard let document = sink.finish() else { throw .leftToTree }
+                try hand(document)
                 return .success(())
             } catch {
                 return .failure(error)

@@ -42,8 +42,10 @@ struct XMLPropertyListSink: EncodingSink {
         }
     }
 
-    /// The whole document.
-    mutating func finish() -> [UInt8] {
+    /// The whole document; `nil` where a string or key held U+0000, which the tree writer
+    /// refuses with its path.
+    mutating func finish() -> [UInt8]? {
+        guard !output.wroteNUL else { return nil }
         output.append(Self.trailer)
         return output.bytes
     }

@@ -16,7 +16,9 @@ import Foundation
 ///
 /// Strings are written as they are with `&`, `<` and `>` escaped; like Apple's writer, control
 /// characters other than tab and line breaks are written raw, which Apple's reader and
-/// ``XMLPropertyListReader`` accept but strict XML readers (Python's `plistlib`) do not.
+/// ``XMLPropertyListReader`` accept but strict XML readers (Python's `plistlib`) do not. U+0000,
+/// which no XML can hold, is refused in a string or key with its path, as Foundation's
+/// `PropertyListEncoder` refuses it.
 ///
 /// It writes only what ``XMLPropertyListReader`` with the same ``limits`` reads back: a tree nested
 /// deeper, holding more values, or giving more bytes than the limits allow is a thrown error,
@@ -65,6 +67,13 @@ public struct XMLPropertyListWriter: Sendable {
 
 struct XMLOutput {
     var refusesLoss = false
+    /// Whether a string or key written so far held U+0000, which XML cannot hold: the
+    /// bytes are not a document to hand out (the tree writer throws at once).
+    var wroteNUL = false
+
+    /// Why a string or key with U+0000 is refused.
+    static let nulRefusal =
+        "an XML property list cannot hold the character U+0000 in a string or key (no XML can); use the binary layout or JSON, which hold it"
     var bytes: [UInt8] = []
     var keyOrder = KeyOrder()
     var stack = StackCheck()
@@ -123,6 +132,7 @@ struct XMLOutput {
             try write(.double(double), indent: indent)
         case .string(let text):
             element(.string, text)
+            if wroteNUL { throw .unwritable(Self.nulRefusal) }
         case .date(let date):
             if refusesLoss, let loss = Self.loss(writing: date) { throw .unwritable(loss) }
             guard let text = DateText.text(of: date) else {
@@ -159,6 +169,7 @@ struct XMLOutput {
                 let (key, element) = dictionary.entries[position]
                 tabs(indent + 1)
                 self.element(.key, key)
+                if wroteNUL { throw FormatFailure.unwritable(Self.nulRefusal).inside(.key(key)) }
                 tabs(indent + 1)
                 do {
                     try write(element, indent: indent + 1)
@@ -226,13 +237,17 @@ struct XMLOutput {
                     // `<` and `>` differ only in the bit 0x02.
                     EscapeRuns.matches(UInt8(ascii: "&"), in: word)
                         | EscapeRuns.matches(UInt8(ascii: ">"), in: word | 0x0202_0202_0202_0202)
+                        | EscapeRuns.matches(0, in: word)
                 },
-                isSpecial: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") },
+                isSpecial: {
+                    $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == 0
+                },
                 run: { bytes.append(contentsOf: $0) },
                 special: { byte in
                     switch byte {
                     case UInt8(ascii: "&"): append("&amp;")
                     case UInt8(ascii: "<"): append("&lt;")
+                    case 0: wroteNUL = true
                     default: append("&gt;")
                     }
                 })
