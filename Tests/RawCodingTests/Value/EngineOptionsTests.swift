@@ -57,6 +57,27 @@ struct EngineOptionsTests {
         #expect(throws: RawCodingError.self) { try codec.encode([distant]) }
     }
 
+    /// A `.custom` date or data strategy whose closure encodes nothing gives `{}`, at the top
+    /// too, as `JSONEncoder` writes it.
+    @Test func customStrategiesThatEncodeNothingGiveAnEmptyDictionary() throws {
+        var encoder = StoredValueEncoder()
+        encoder.dates = .custom { _, _ in }
+        encoder.data = .custom { _, _ in }
+        let foundation: (any Encodable) throws -> StoredValue = { value in
+            try Self.foundationTree(value) {
+                $0.dateEncodingStrategy = .custom { _, _ in }
+                $0.dataEncodingStrategy = .custom { _, _ in }
+            }
+        }
+        let values: [any Encodable] = [Date(), Data([1]), [Date()], ["at": Data()], Self.event]
+        for value in values {
+            let tree = try encoder.encode(value)
+            #expect(tree == (try foundation(value)), "\(value)")
+            #expect(!"\(tree)".contains("1"), "\(tree)")
+        }
+        #expect(try encoder.encode(Date()) == .dictionary([:]))
+    }
+
     @Test func dateStrategiesMatchJSONEncoderAndReadBack() throws {
         let pairs:
             [(

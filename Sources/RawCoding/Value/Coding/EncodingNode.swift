@@ -292,7 +292,8 @@ final class EncodingNode: Encoder, CodingPathNode {
         case .custom(let encode):
             let child = try child(step: step, encoding: date)
             try encode(date, child)
-            return try child.finish()
+            // A closure that encodes nothing gives an empty dictionary, as in JSONEncoder.
+            return try child.finish() ?? .dictionary([:])
         }
     }
 
@@ -304,7 +305,8 @@ final class EncodingNode: Encoder, CodingPathNode {
         case .custom(let encode):
             let child = try child(step: step, encoding: data)
             try encode(data, child)
-            return try child.finish()
+            // A closure that encodes nothing gives an empty dictionary, as in JSONEncoder.
+            return try child.finish() ?? .dictionary([:])
         }
     }
 }

@@ -257,10 +257,10 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
         if Value.self == Double.self { return try write(unsafeBitCast(value, to: Double.self)) }
         if Value.self == Bool.self { return context.sink.writeBool(unsafeBitCast(value, to: Bool.self)) }
         if Value.self == Date.self {
-            return try boxDate(unsafeBitCast(value, to: Date.self), step: step, isNested: isNested)
+            return try boxDate(unsafeBitCast(value, to: Date.self), step: step)
         }
         if Value.self == Data.self {
-            return try boxData(unsafeBitCast(value, to: Data.self), step: step, isNested: isNested)
+            return try boxData(unsafeBitCast(value, to: Data.self), step: step)
         }
         if Value.self == Int64.self { return context.sink.writeInt(unsafeBitCast(value, to: Int64.self)) }
         if Value.self == UInt64.self { return writeInteger(unsafeBitCast(value, to: UInt64.self)) }
@@ -381,8 +381,8 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
         case .string(let text): context.sink.writeString(text)
         case .double(let number): try write(number)
         case .decimal(let decimal): try box(decimal, step: step)
-        case .date(let date): try boxDate(date, step: step, isNested: true)
-        case .data(let data): try boxData(data, step: step, isNested: true)
+        case .date(let date): try boxDate(date, step: step)
+        case .data(let data): try boxData(data, step: step)
         case .array(let elements):
             let node = try child(step: step)
             node.state = .unkeyed
@@ -404,7 +404,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
         }
     }
 
-    private func boxDate(_ date: Date, step: CodingPathStep?, isNested: Bool) throws {
+    private func boxDate(_ date: Date, step: CodingPathStep?) throws {
         switch context.options.dates {
         case .stored: guard context.sink.writeDate(date) else { throw context.abandon() }
         // As the tree holds them: a number, not through the non-finite strategy.
@@ -415,11 +415,12 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
         case .custom(let encode):
             let child = try child(step: step)
             try encode(date, child)
-            try finish(child, isNested: isNested)
+            // Nothing encoded is an empty dictionary, even at the top, as in JSONEncoder.
+            try finish(child, isNested: true)
         }
     }
 
-    private func boxData(_ data: Data, step: CodingPathStep?, isNested: Bool) throws {
+    private func boxData(_ data: Data, step: CodingPathStep?) throws {
         switch context.options.data {
         case .stored: guard context.sink.writeData(data) else { throw context.abandon() }
         case .byteArray:
@@ -433,7 +434,8 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
         case .custom(let encode):
             let child = try child(step: step)
             try encode(data, child)
-            try finish(child, isNested: isNested)
+            // Nothing encoded is an empty dictionary, even at the top, as in JSONEncoder.
+            try finish(child, isNested: true)
         }
     }
 }
