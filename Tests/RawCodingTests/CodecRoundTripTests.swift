@@ -69,8 +69,18 @@ struct CodecRoundTripTests {
 
     @Test(arguments: CodecCase.allCases)
     func roundTripsUnicodeAndEmptyKeys(_ codec: CodecCase) throws {
-        let (decoded, _) = try roundTrip(UnicodeKeys(), codec.codec)
-        #expect(decoded == UnicodeKeys())
+        guard codec == .xmlPropertyList else {
+            let (decoded, _) = try roundTrip(UnicodeKeys(), codec.codec)
+            #expect(decoded == UnicodeKeys())
+            return
+        }
+        // No XML holds U+0000: the XML codec refuses that key (with its path) and takes the rest.
+        let error = #expect(throws: RawCodingError.self) { try codec.codec.encode(UnicodeKeys()) }
+        #expect(error?.codingPathDescription.hasPrefix("values.nul") == true, "\(String(describing: error))")
+        var withoutNUL = UnicodeKeys()
+        withoutNUL.values["nul\u{0}"] = nil
+        let (decoded, _) = try roundTrip(withoutNUL, codec.codec)
+        #expect(decoded == withoutNUL)
     }
 
     @Test(arguments: CodecCase.allCases)

@@ -150,7 +150,7 @@ struct BinaryPropertyListTests {
         let trailer = Array(single([0x10, 0x01])).count - 32
         return [
             ("too short", Data("bplist00".utf8), "too short"),
-            ("not a bplist", Data("bplist01".utf8 + [UInt8](repeating: 0, count: 40)), "does not start with"),
+            ("not a bplist", Data("bplist10".utf8 + [UInt8](repeating: 0, count: 40)), "does not start with"),
             ("offset size 0", single([0x10, 1]) { $0.offsetSize = 0 }, "offsets of 0 bytes"),
             ("reference size 0", single([0x10, 1]) { $0.referenceSize = 0 }, "references of 0 bytes"),
             ("offset table past the trailer", withTrailer { $0[trailer + 31] = 0xF0 }, "offset table"),

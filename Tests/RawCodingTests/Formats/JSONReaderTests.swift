@@ -130,10 +130,11 @@ struct JSONReaderTests {
         #expect(error?.reason.contains("UTF-8") == true, "\(error?.reason ?? "")")
     }
 
-    @Test func rejectsUTF16Input() {
+    /// UTF-16 and UTF-32 are read as JSONDecoder reads them (CoreFoundationRulesTests has each form).
+    @Test func readsUTF16Input() throws {
         let utf16 = Array("[\"a\"]".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
-        #expect(throws: RawCodingError.self) { try read(bytes: utf16) }
-        #expect(throws: RawCodingError.self) { try read(bytes: [0xFF, 0xFE] + utf16) }
+        #expect(try read(bytes: utf16) == ["a"])
+        #expect(try read(bytes: [0xFF, 0xFE] + utf16) == ["a"])
     }
 
     // MARK: i_: the choices JSONReader documents

@@ -119,7 +119,7 @@ struct XMLPropertyListTests {
                 <key>cdata</key><string><![CDATA[<not markup> & raw]]></string>
                 <key>mixed</key><string>x<!-- gone -->y<![CDATA[z]]></string>
                 <key>empty</key><string/>
-                <key>integer</key><integer> -42 </integer>
+                <key>integer</key><integer> - 42</integer>
                 <key>hex</key><integer>0x1F</integer>
                 <key>plus</key><integer>+7</integer>
                 <key>big</key><integer>18446744073709551615</integer>

@@ -15,8 +15,8 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 extension StoredValue {
-    /// A random tree up to `depth` levels (with `propertyListSafe`: no null and no NaN, so
-    /// it fits a property list and equals itself), using names the test models use as keys so that
+    /// A random tree up to `depth` levels (with `propertyListSafe`: no null, no NaN and no
+    /// U+0000, so it fits an XML property list and equals itself), using names the test models use as keys so that
     /// decoding gets past the first key more often than not.
     static func random(using generator: inout SeededGenerator, depth: Int, propertyListSafe: Bool = false)
         -> StoredValue
@@ -33,7 +33,9 @@ extension StoredValue {
             return .double(
                 [0.5, -0.0, .infinity, 1e300, 3, .nan][
                     Int.random(in: 0..<(propertyListSafe ? 5 : 6), using: &generator)])
-        case 6: return .string(["", "Ada", "é", "\u{0}", "123"][Int.random(in: 0..<5, using: &generator)])
+        case 6:
+            let control = propertyListSafe ? "\u{1}" : "\u{0}"
+            return .string(["", "Ada", "é", control, "123"][Int.random(in: 0..<5, using: &generator)])
         case 7: return .data(Data((0..<Int.random(in: 0..<4, using: &generator)).map { UInt8($0) }))
         case 8:
             return .date(

@@ -13,9 +13,14 @@ package struct JSONTreeFormat: TreeFormat {
 
     package var formatName: String { "JSON" }
 
+    /// Reads UTF-8, and UTF-16 or UTF-32 (RFC 4627's detection, ``WideText``) made UTF-8
+    /// first, as `JSONDecoder` reads them (a failure's position then counts the text's
+    /// characters as UTF-8 bytes).
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
-        var parser = JSONParser(bytes: bytes, limits: limits)
-        return try parser.parseDocument()
+        try WideText.withUTF8(bytes) { utf8 throws(FormatFailure) in
+            var parser = JSONParser(bytes: utf8, limits: limits)
+            return try parser.parseDocument()
+        }
     }
 
     package func serialize(_ value: StoredValue, limits: Limits, loss: LossPolicy) throws(FormatFailure) -> [UInt8] {

@@ -82,11 +82,11 @@ struct BinaryPropertyListParser {
         self.limits = limits
         maximumDepth = limits.effectiveDepth
         valueBound = limits.valueBound(forInputOf: bytes.count)
-        guard bytes.count >= 8, bytes.starts(with: Spec.signature) else {
+        guard Spec.hasReadableHeader(bytes) else {
             throw .malformed(
                 bytes.count < 8
                     ? "input is \(bytes.count) bytes, too short for a binary property list"
-                    : "not a binary property list: it does not start with \"bplist00\"",
+                    : "not a binary property list: it does not start with \"bplist0\" (\"bplist00\" and its minor versions)",
                 at: InputPosition(byteOffset: 0))
         }
         guard bytes.count >= 8 + 1 + 1 + Spec.Trailer.size else {

@@ -4,8 +4,16 @@
 /// Each object starts with a marker byte: its type in the high nibble and, for sized types, a
 /// count in the low nibble (`0xF`: the count follows as an integer object).
 enum BinaryPropertyListSpec {
-    /// The first eight bytes of every binary property list.
+    /// The first eight bytes of every binary property list written.
     static let signature: [UInt8] = Array("bplist00".utf8)
+    /// What a readable one starts with: Core Foundation reads any `bplist0?` header (the
+    /// eighth byte is a minor version it does not check) with the same layout.
+    static let readablePrefix: [UInt8] = Array("bplist0".utf8)
+
+    /// Whether `bytes` start with a header readers take: `bplist0` and any eighth byte.
+    static func hasReadableHeader(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.count >= 8 && bytes.starts(with: readablePrefix)
+    }
 
     /// The farthest a date may be from 2001-01-01, in seconds: beyond 2^53 a `Double` no
     /// longer holds every whole second, so such values are noise, not times. Readers refuse

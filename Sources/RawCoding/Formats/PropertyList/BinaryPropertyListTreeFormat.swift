@@ -7,9 +7,9 @@ package struct BinaryPropertyListTreeFormat: TreeFormat {
 
     package var formatName: String { "binary property list" }
 
-    /// Whether `data` starts with the `bplist00` signature.
+    /// Whether `data` starts with a binary property list's header (`bplist0?`).
     package static func hasSignature(_ data: Data) -> Bool {
-        data.starts(with: BinaryPropertyListSpec.signature)
+        BinaryPropertyListSpec.hasReadableHeader(data)
     }
 
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {

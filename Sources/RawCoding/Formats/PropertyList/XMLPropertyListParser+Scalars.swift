@@ -64,16 +64,28 @@ extension XMLPropertyListParser {
         return UnsafeBufferPointer(rebasing: content[start..<end])
     }
 
+    /// `content` after the spaces Core Foundation skips before a number: ASCII controls,
+    /// space and DEL before an integer (and again after its sign), XML whitespace before a real.
+    /// Nothing is skipped after a number: `"42 "` is not an integer, as in Core Foundation.
+    func skippingLeadingSpace(
+        _ content: UnsafeBufferPointer<UInt8>, isSpace: (UInt8) -> Bool
+    ) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: content.drop(while: isSpace))
+    }
+
+    static func isIntegerSpace(_ byte: UInt8) -> Bool { byte <= 0x20 || byte == 0x7F }
+
     func shown(_ content: UnsafeBufferPointer<UInt8>) -> String {
         shown(String(decoding: content, as: UTF8.self))
     }
 
     func integer(_ content: UnsafeBufferPointer<UInt8>, at offset: Int) throws(FormatFailure) -> StoredValue {
-        var text = trimmed(content)
+        // S*(-|+)?S*[0-9]+ or the same with 0x and hexadecimal digits, as Core Foundation reads it.
+        var text = skippingLeadingSpace(content, isSpace: Self.isIntegerSpace)
         var negative = false
         if let sign = text.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
             negative = sign == UInt8(ascii: "-")
-            text = UnsafeBufferPointer(rebasing: text.dropFirst())
+            text = skippingLeadingSpace(UnsafeBufferPointer(rebasing: text.dropFirst()), isSpace: Self.isIntegerSpace)
         }
         var radix: UInt64 = 10
         if text.count > 2, text[0] == UInt8(ascii: "0"), text[1] | 0x20 == UInt8(ascii: "x") {
@@ -107,7 +119,8 @@ extension XMLPropertyListParser {
     }
 
     func real(_ content: UnsafeBufferPointer<UInt8>, at offset: Int) throws(FormatFailure) -> StoredValue {
-        let text = trimmed(content)
+        // As strtod reads it: spaces before the number, none after.
+        let text = skippingLeadingSpace(content, isSpace: isWhitespace)
         if let first = text.first,
             first | 0x20 == UInt8(ascii: "n") || first | 0x20 == UInt8(ascii: "i")
                 || ((first == UInt8(ascii: "+") || first == UInt8(ascii: "-")) && text.count > 1

@@ -3,7 +3,7 @@ import Foundation
 /// Telling the formats apart by their bytes.
 package enum TreeFormats {
     /// The format `data` is in: a binary property list by its signature, an XML property list
-    /// when its first visible character is `<`, an OpenStep property list or `.strings` file
+    /// when its first visible character is `<` (in UTF-8, UTF-16 or UTF-32), an OpenStep property list or `.strings` file
     /// by its start (``OpenStepPropertyListTreeFormat/hasSignature(_:)``), JSON when it starts
     /// as JSON can, and ``UnrecognizedTreeFormat`` otherwise (random bytes, a file of another
     /// kind), whose reading fails saying which formats were tried.
@@ -11,6 +11,11 @@ package enum TreeFormats {
         if BinaryPropertyListTreeFormat.hasSignature(data) { return BinaryPropertyListTreeFormat() }
         if XMLPropertyListTreeFormat.hasSignature(data) { return XMLPropertyListTreeFormat() }
         if OpenStepPropertyListTreeFormat.hasSignature(data) { return OpenStepPropertyListTreeFormat() }
+        // UTF-16 or UTF-32 that is not an XML property list and starts as JSON can: JSON.
+        if let first = data.withUnsafeBytes({ WideText.firstVisibleUnit($0.bindMemory(to: UInt8.self)) }) {
+            guard first < 0x80, UnrecognizedTreeFormat.startsJSON(UInt8(first)) else { return UnrecognizedTreeFormat() }
+            return JSONTreeFormat()
+        }
         if let first = UnrecognizedTreeFormat.firstVisibleByte(data), !UnrecognizedTreeFormat.startsJSON(first) {
             return UnrecognizedTreeFormat()
         }
