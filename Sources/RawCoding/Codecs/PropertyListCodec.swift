@@ -9,7 +9,9 @@ import Foundation
 ///
 /// Unlike Foundation's `PropertyListEncoder`, top-level scalars are allowed: `42` encodes as a
 /// property list whose root is `<integer>42</integer>`. Property lists have no null; like
-/// Foundation, `nil` is stored as the string `$null`. Either layout decodes both layouts.
+/// Foundation, `nil` is stored as the string `$null`. Either layout decodes both layouts, and
+/// OpenStep property lists (`{ name = Ada; tags = (a, b); }`) as `PropertyListDecoder` does:
+/// their scalars are strings and data, so a model reading them has `String` properties.
 /// XML property lists store dates to the whole second (Apple's format), so the XML codec
 /// refuses to encode a date with a fraction of a second rather than drop it; binary ones keep
 /// the full `Double`. A `Decimal` is stored exactly, in its own `Codable` form (a dictionary,
@@ -64,18 +66,25 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
             : try encode(value, with: encoder, format: XMLPropertyListTreeFormat(), limits: limits)
     }
 
-    /// Reads either layout, whichever `data` holds.
-    public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value {
-        BinaryPropertyListTreeFormat.hasSignature(data)
-            ? try decode(type, from: data, with: decoder, format: BinaryPropertyListTreeFormat(), limits: limits)
-            : try decode(type, from: data, with: decoder, format: XMLPropertyListTreeFormat(), limits: limits)
+    /// The reader for `data`: binary by its signature, XML when it starts with `<`, and an
+    /// OpenStep property list (`{ key = value; }`, read as `PropertyListDecoder` reads it: every
+    /// scalar a string or data) when it starts as one; XML otherwise, whose reader says why not.
+    static func readingFormat(for data: Data) -> any TreeFormat {
+        if BinaryPropertyListTreeFormat.hasSignature(data) { return BinaryPropertyListTreeFormat() }
+        if !XMLPropertyListTreeFormat.hasSignature(data), OpenStepPropertyListTreeFormat.hasSignature(data) {
+            return OpenStepPropertyListTreeFormat()
+        }
+        return XMLPropertyListTreeFormat()
     }
 
-    /// Reads either layout, whichever `data` holds.
+    /// Reads either layout, whichever `data` holds, and OpenStep property lists.
+    public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value {
+        try decode(type, from: data, with: decoder, format: Self.readingFormat(for: data), limits: limits)
+    }
+
+    /// Reads either layout, whichever `data` holds, and OpenStep property lists.
     public func readTree(from data: Data) throws(RawCodingError) -> StoredValue {
-        BinaryPropertyListTreeFormat.hasSignature(data)
-            ? try readTree(from: data, format: BinaryPropertyListTreeFormat(), limits: limits)
-            : try readTree(from: data, format: XMLPropertyListTreeFormat(), limits: limits)
+        try readTree(from: data, format: Self.readingFormat(for: data), limits: limits)
     }
 
     public func writeTree(_ tree: StoredValue) throws(RawCodingError) -> Data {

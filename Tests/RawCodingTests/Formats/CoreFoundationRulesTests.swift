@@ -128,6 +128,43 @@ struct CoreFoundationRulesTests {
         #expect(error?.reason.contains("does not start with \"bplist0\"") == true, "\(String(describing: error))")
     }
 
+    // MARK: OpenStep
+
+    struct OldStyle: Codable, Equatable {
+        var a: String
+        var b: [String]
+        var c: [String: String]
+        var d: Data?
+    }
+
+    /// `PropertyListDecoder` reads OpenStep property lists, and so does `PropertyListCodec`
+    /// (either layout): scalars are strings and data.
+    @Test func openStepPropertyListsDecodeAsPropertyListDecoderDecodesThem() throws {
+        let text = #"{ a = x; b = (1, "two"); c = { k = v; }; d = <0fbd77>; /* note */ }"#
+        let expected = OldStyle(a: "x", b: ["1", "two"], c: ["k": "v"], d: Data([0x0F, 0xBD, 0x77]))
+        #expect(try PropertyListDecoder().decode(OldStyle.self, from: Data(text.utf8)) == expected)
+        for codec in [Self.codec, PropertyListCodec(format: .binary)] as [any Codec] {
+            #expect(try codec.decode(OldStyle.self, from: Data(text.utf8)) == expected, "\(codec)")
+            #expect(try codec.decodeStored(OldStyle.self, from: Data(text.utf8)).value == expected, "\(codec)")
+        }
+        // A number is a string there, in both.
+        struct Number: Codable { var a: Int }
+        #expect(throws: (any Error).self) {
+            try PropertyListDecoder().decode(Number.self, from: Data("{ a = 1; }".utf8))
+        }
+        let error = #expect(throws: RawCodingError.self) {
+            try Self.codec.decode(Number.self, from: Data("{ a = 1; }".utf8))
+        }
+        #expect(error?.codingPathDescription == "a")
+        // Neither XML nor OpenStep: the XML reader says why.
+        let neither = #expect(throws: RawCodingError.self) {
+            try Self.codec.decode(OldStyle.self, from: Data("%PDF".utf8))
+        }
+        #expect(
+            neither?.reason.contains("XML") == true || neither?.reason.contains("<") == true,
+            "\(String(describing: neither))")
+    }
+
     // MARK: UTF-16 and UTF-32
 
     struct Model: Codable, Equatable {
