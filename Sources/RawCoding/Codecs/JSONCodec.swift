@@ -42,6 +42,12 @@ public struct JSONCodec: StringCodec, Hashable {
         /// needs to read back exactly (`…18.25Z`). Whole-second dates are written as
         /// `JSONEncoder`'s `.iso8601` writes them. Reads `Z` and `±HH:MM` offsets.
         case iso8601
+        /// Text in the formatter's format, as `JSONEncoder`'s `.formatted(_:)`: written with
+        /// `string(from:)`, read with `date(from:)`. A date the formatter's text does not hold
+        /// exactly (a fraction of a second where the format has none, a time where it has only
+        /// the day) is refused, not rounded; text it cannot read is an error with its path.
+        /// The formatter must not be changed while the codec is in use.
+        case formatted(DateFormatter)
     }
 
     /// How `Data` values are written and read.
@@ -117,7 +123,8 @@ public struct JSONCodec: StringCodec, Hashable {
         switch dates {
         case .secondsSinceReferenceDate: encoder.dates = .secondsSinceReferenceDate
         case .secondsSince1970: encoder.dates = .custom(JSONDateCoding.encodeSince1970)
-        case .iso8601: encoder.dates = .custom(JSONDateCoding.encodeISO8601)
+        case .iso8601: encoder.dates = .iso8601
+        case .formatted(let formatter): encoder.dates = .formatted(formatter)
         }
         encoder.data = data == .base64 ? .base64 : .byteArray
         if let keyFailures {
@@ -141,7 +148,8 @@ public struct JSONCodec: StringCodec, Hashable {
         switch dates {
         case .secondsSinceReferenceDate: decoder.dates = .secondsSinceReferenceDate
         case .secondsSince1970: decoder.dates = .custom(JSONDateCoding.decodeSince1970)
-        case .iso8601: decoder.dates = .custom(JSONDateCoding.decodeISO8601)
+        case .iso8601: decoder.dates = .iso8601
+        case .formatted(let formatter): decoder.dates = .formatted(formatter)
         }
         decoder.data = data == .base64 ? .base64 : .byteArray
         if keys == .snakeCase { decoder.keys = .snakeCase }
@@ -226,28 +234,6 @@ public struct JSONCodec: StringCodec, Hashable {
 
 /// The JSON codec's exact date forms, as engine strategies.
 enum JSONDateCoding {
-    @Sendable static func encodeISO8601(_ date: Date, _ encoder: any Encoder) throws {
-        guard let text = DateText.exactISO8601(of: date) else {
-            throw EncodingError.invalidValue(
-                date,
-                EncodingError.Context(
-                    codingPath: encoder.codingPath,
-                    debugDescription: DateText.notExactlyISO8601(date)))
-        }
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
-    }
-
-    @Sendable static func decodeISO8601(_ decoder: any Decoder) throws -> Date {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let date = DateText.dateFromISO8601(text) else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: DateText.notISO8601(text)))
-        }
-        return date
-    }
-
     /// 2001-01-01 in seconds since 1970, exact.
     static let referenceDateSince1970 = Decimal(978_307_200)
 

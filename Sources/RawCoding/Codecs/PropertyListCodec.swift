@@ -37,10 +37,12 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
     /// named too.
     public var fileExtension: String { Format.layout.isBinary ? "binary.plist" : "xml.plist" }
 
-    /// The engine's options for property lists: dates and bytes stay as they are.
+    /// The engine's options for property lists: dates and bytes stay as they are; the binary
+    /// layout keeps a `Float`'s exact value, as `PropertyListEncoder`'s 4-byte reals do.
     var encoder: StoredValueEncoder {
         var encoder = StoredValueEncoder()
         encoder.decimalEncoding = .deferredToDecimal
+        encoder.floatsAsTheirText = !Format.layout.isBinary
         encoder.maximumDepth = limits.effectiveDepth
         return encoder
     }

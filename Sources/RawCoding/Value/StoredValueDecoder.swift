@@ -27,6 +27,8 @@ public struct StoredValueDecoder: Sendable {
         /// From an ISO 8601 string with time zone and optional fractional seconds
         /// (`2016-02-08T02:00:53.274Z`), as ``JSONCodec/DateStrategy/iso8601`` reads it.
         case iso8601
+        /// From text in the formatter's format (`date(from:)`), as `JSONDecoder`'s `.formatted(_:)`.
+        case formatted(DateFormatter)
         /// By the closure, from the decoder it is given.
         case custom(@Sendable (any Decoder) throws -> Date)
     }

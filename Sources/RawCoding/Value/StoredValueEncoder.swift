@@ -31,6 +31,9 @@ public struct StoredValueEncoder: Sendable {
         /// that keep the date exact (`…T00:00:00.5Z`), as ``JSONCodec/DateStrategy/iso8601``
         /// writes it; a date outside the years 0000–9999 is an error.
         case iso8601
+        /// Text in the formatter's format (`string(from:)`), as `JSONEncoder`'s `.formatted(_:)`;
+        /// a date its text would not read back as is refused with its path.
+        case formatted(DateFormatter)
         /// By the closure, which encodes into the encoder it is given.
         case custom(@Sendable (Date, any Encoder) throws -> Void)
     }
@@ -93,6 +96,11 @@ public struct StoredValueEncoder: Sendable {
     }
 
     var decimalEncoding = DecimalEncoding.stored
+
+    /// Whether a `Float` is stored as the `Double` its shortest text denotes (`3.14`, as text
+    /// formats carry it) rather than its exact value (`3.140000104904175`, as a binary
+    /// property list's real holds it, so that Foundation reads back `Float.greatestFiniteMagnitude`).
+    var floatsAsTheirText = true
 
     /// Creates an encoder with the default options.
     public init() {}

@@ -78,6 +78,35 @@ struct EngineOptionsTests {
         #expect(try encoder.encode(Date()) == .dictionary([:]))
     }
 
+    /// `.formatted` writes what the formatter writes, as `JSONEncoder` does, but refuses a date
+    /// its text would not read back as (a fraction of a second the format lacks), with the path;
+    /// text the formatter cannot read is an error with the path too. The same in JSONCodec.
+    @Test func formattedDatesKeepTheDateOrSayWhy() throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let whole = Date(timeIntervalSince1970: 1_000_000)
+        let foundation = JSONEncoder()
+        foundation.dateEncodingStrategy = .formatted(formatter)
+        let codec = JSONCodec(dates: .formatted(formatter))
+        #expect(try codec.encode([whole]) == foundation.encode([whole]))
+        #expect(try codec.decode([Date].self, from: codec.encode([whole])) == [whole])
+        var encoder = StoredValueEncoder()
+        encoder.dates = .formatted(formatter)
+        #expect(try encoder.encode(whole) == .string("1970-01-12 13:46:40"))
+        let fraction = Date(timeIntervalSince1970: 1_000_000.5)
+        let refused = #expect(throws: RawCodingError.self) { try codec.encode(["at": [fraction]]) }
+        #expect(refused?.codingPathDescription == "at[0]")
+        #expect(refused?.reason.contains("reads back as another date") == true, "\(String(describing: refused))")
+        #expect(throws: EncodingError.self) { try encoder.encode([fraction]) }
+        let unreadable = #expect(throws: RawCodingError.self) {
+            try codec.decode([String: Date].self, from: #"{"at":"soon"}"#)
+        }
+        #expect(unreadable?.codingPathDescription == "at")
+        #expect(unreadable?.reason.contains("does not match the date formatter's format") == true)
+    }
+
     @Test func dateStrategiesMatchJSONEncoderAndReadBack() throws {
         let pairs:
             [(

@@ -176,6 +176,12 @@ extension DecodingNode {
                 throw corrupted(DateText.notISO8601(text), step: step)
             }
             return date
+        case .formatted(let formatter):
+            let text = try unboxString(value, step: step)
+            guard let date = formatter.date(from: text) else {
+                throw corrupted(DateFormatterCoding.unreadable(text, with: formatter), step: step)
+            }
+            return date
         case .custom(let decode):
             return try decode(child(value, step: step))
         }

@@ -74,15 +74,16 @@ final class EncodingContext {
     }
 
     /// A `Float` as the `Double` its shortest decimal text denotes (3.14, not
-    /// 3.140000104904175), as JSON text would carry it.
+    /// 3.140000104904175), as JSON text would carry it, or exactly (``StoredValueEncoder/floatsAsTheirText``).
     func float(_ value: Float, in node: EncodingNode, step: CodingPathStep?) throws -> StoredValue {
         guard value.isFinite else { return try double(Double(value), original: value, in: node, step: step) }
-        return .double(Self.double(of: value))
+        return .double(Self.double(of: value, asText: options.floatsAsTheirText))
     }
 
-    /// The `Double` a finite `Float`'s shortest text denotes; a non-finite one as it is.
-    static func double(of value: Float) -> Double {
-        guard value.isFinite else { return Double(value) }
+    /// The `Double` a finite `Float`'s shortest text denotes (or its exact value, when not
+    /// `asText`); a non-finite one as it is.
+    static func double(of value: Float, asText: Bool = true) -> Double {
+        guard value.isFinite, asText else { return Double(value) }
         // The shortest text of a finite Float always reads back as a Double.
         return Double(value.description) ?? Double(value)
     }

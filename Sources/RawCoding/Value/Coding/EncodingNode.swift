@@ -289,6 +289,16 @@ final class EncodingNode: Encoder, CodingPathNode {
                     date, EncodingError.Context(codingPath: path, debugDescription: DateText.notExactlyISO8601(date)))
             }
             return .string(text)
+        case .formatted(let formatter):
+            guard let text = DateFormatterCoding.text(of: date, with: formatter) else {
+                var path = codingPath
+                if let step { path.append(step.codingKey) }
+                throw EncodingError.invalidValue(
+                    date,
+                    EncodingError.Context(
+                        codingPath: path, debugDescription: DateFormatterCoding.refusal(date, with: formatter)))
+            }
+            return .string(text)
         case .custom(let encode):
             let child = try child(step: step, encoding: date)
             try encode(date, child)

@@ -42,7 +42,7 @@ protocol EncodingSink {
 /// after another. Anything else gives up, and the caller encodes again through the tree
 /// (`StoredValueEncoder`), whose result and errors are the reference: a failure of any kind,
 /// a repeated key, a second single value, writing into a container after a later one was
-/// written, or an option the sink path does not take (key conversion, ISO 8601 dates).
+/// written, or an option the sink path does not take (key conversion).
 /// Giving up is sticky, so a model that catches an error and goes on cannot leave a torn
 /// output behind.
 enum SinkEncoding {
@@ -51,7 +51,6 @@ enum SinkEncoding {
         _ value: Value, options: StoredValueEncoder, limits: Limits, into sink: Sink
     ) -> Sink? {
         guard case .useDefaultKeys = options.keys else { return nil }
-        if case .iso8601 = options.dates { return nil }
         let context = SinkEncodingContext(options: options, sink: sink)
         let root = SinkEncodingNode(context: context, parent: nil, step: nil)
         context.top = root
@@ -367,7 +366,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
     }
 
     func write(_ float: Float) throws(SinkAbandoned) {
-        try write(EncodingContext.double(of: float))
+        try write(EncodingContext.double(of: float, asText: context.options.floatsAsTheirText))
     }
 
     /// A ``StoredValue`` as ``EncodingNode/boxTree(_:step:)`` stores it: one node per array
@@ -411,7 +410,14 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
         case .secondsSinceReferenceDate: try writeNumber(date.timeIntervalSinceReferenceDate)
         case .secondsSince1970: try writeNumber(date.timeIntervalSince1970)
         case .millisecondsSince1970: try writeNumber(date.timeIntervalSince1970 * 1000)
-        case .iso8601: throw context.abandon()
+        case .iso8601:
+            // A refusal is the tree path's to report, with its path.
+            guard let text = DateText.exactISO8601(of: date) else { throw context.abandon() }
+            context.sink.writeString(text)
+        case .formatted(let formatter):
+            // A refusal is the tree path's to report, with its path.
+            guard let text = DateFormatterCoding.text(of: date, with: formatter) else { throw context.abandon() }
+            context.sink.writeString(text)
         case .custom(let encode):
             let child = try child(step: step)
             try encode(date, child)
