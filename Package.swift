@@ -120,6 +120,11 @@ let package = Package(
         // Uses only the public API, as another library would: its own codec with RawCodable,
         // RawCodingTesting and RawCodingError.
         .testTarget(name: "ExternalCodecTests", dependencies: ["RawCoding", "RawCodingTesting"]),
+        // swift-foundation's own coder tests (JSONEncoderTests, PropertyListEncoderTests), ported
+        // case by case onto the public API: each passes as with Foundation or asserts a kept
+        // difference. Reads swift-foundation's resource files from ../shared/peer-suites where
+        // present.
+        .testTarget(name: "FoundationCoderPortTests", dependencies: ["RawCoding"]),
     ]
 )
 
