@@ -22,7 +22,7 @@ binary="$work/bin/rawcoding-fuzz"
 seconds=600
 jobs=2
 targets=(json xml binary detect tree-decode rawcodable evolving reader-roundtrip codec-roundtrip json-decode json-streaming
-    openstep)
+    openstep container-shapes)
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}"
 
@@ -58,7 +58,7 @@ dictionary() {
         xml) echo "$repo/Scripts/fuzz/xml.dict" ;;
         binary) echo "$repo/Scripts/fuzz/binary.dict" ;;
         openstep) echo "$repo/Scripts/fuzz/openstep.dict" ;;
-        codec-roundtrip) echo "" ;;
+        codec-roundtrip | container-shapes) echo "" ;;
         *)
             cat "$repo/Scripts/fuzz/json.dict" "$repo/Scripts/fuzz/xml.dict" "$repo/Scripts/fuzz/binary.dict" \
                 > "$work/mixed.dict"
@@ -74,7 +74,7 @@ seed() {
         xml) pattern='*.xml.plist' ;;
         binary) pattern='*.binary.plist' ;;
         openstep) pattern='*.openstep' ;;
-        codec-roundtrip) pattern='' ;;
+        codec-roundtrip | container-shapes) pattern='' ;;
         *) pattern='*' ;;
     esac
     if [ -n "$pattern" ]; then

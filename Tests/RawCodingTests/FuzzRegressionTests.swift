@@ -50,3 +50,22 @@ struct FuzzRegressionTests {
         }
     }
 }
+
+/// The container-shapes fuzz target on scripts from a fixed seed: the sink path and the tree
+/// agree on every shape of `Encoder` calls, in every codec, and what is written reads back.
+@Suite("Container shapes on both encode paths")
+struct ContainerShapeScriptTests {
+    @Test func randomScriptsGiveTheSameBytesOrErrorOnBothPaths() {
+        var generator = SeededGenerator(state: 0xC0_47A1_4E25)
+        for index in 0..<3_000 {
+            let script = Data(
+                (0..<Int.random(in: 1...24, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator)
+                })
+            do {
+                try FuzzTargets.Target.containerShapes.run(script)
+            } catch {
+                Issue.record("script \(index) \(Array(script)): \(error)")
+            }
+        }
+    }
+}

@@ -26,6 +26,7 @@ package enum FuzzTargets {
         case jsonDecode = "json-decode"
         case jsonStreaming = "json-streaming"
         case openStep = "openstep"
+        case containerShapes = "container-shapes"
 
         /// Runs the target on `data`.
         package func run(_ data: Data) throws(FuzzFailure) {
@@ -42,6 +43,7 @@ package enum FuzzTargets {
             case .jsonDecode: try FuzzTargets.jsonDecode(data)
             case .jsonStreaming: try FuzzTargets.jsonStreaming(data)
             case .openStep: try FuzzTargets.openStep(data)
+            case .containerShapes: try FuzzTargets.containerShapes(data)
             }
         }
     }
