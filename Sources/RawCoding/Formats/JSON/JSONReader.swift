@@ -9,7 +9,9 @@ import Foundation
 /// Exactly the JSON grammar is accepted: no trailing commas, comments, single quotes, `NaN`
 /// or leading zeros; strings must be valid UTF-8 without unescaped control characters, and
 /// `\u` escapes must pair surrogates. A leading UTF-8 byte-order mark is skipped (RFC 8259
-/// allows ignoring it). Any value may be the top level.
+/// allows ignoring it), and text in UTF-16 or UTF-32 (told by its byte-order mark or, as RFC
+/// 4627 describes, by its zero bytes) is read as `JSONDecoder` reads it. Any value may be the
+/// top level.
 ///
 /// Numbers:
 /// - An integer (no fraction, no exponent) becomes ``StoredValue/int(_:)``, or
@@ -21,8 +23,9 @@ import Foundation
 ///   a writer wrote from a `Double`). Otherwise it becomes an exact ``StoredValue/decimal(_:)``
 ///   when a `Decimal` holds it (so a `Decimal` property reads back every digit), and when
 ///   neither does (more than 38 digits, or exponents beyond ±128) the nearest `Double`, as
-///   Python's `json` reads it. A number too large for a `Double` (`1e400`) is an error; one
-///   too small becomes zero. `-0` stays the double `-0.0`.
+///   Python's `json` reads it. A number too large for a `Double` (`1e400`) is an error, and so
+///   is one so small that it would read as zero (`1e-400`), as in `JSONDecoder`; zero with any
+///   exponent (`0e-400`) is zero. `-0` stays the double `-0.0`.
 ///
 /// Whether a number fits the type a model asks for is the decoder's decision: reading
 /// `123456789012345678901234567890` succeeds, and decoding it as `Int64` fails at its coding
@@ -42,7 +45,7 @@ public struct JSONReader: Sendable {
     }
 
     /// Reads one JSON value from `data`.
-    /// - Parameter data: UTF-8 JSON text.
+    /// - Parameter data: JSON text in UTF-8, UTF-16 or UTF-32.
     /// - Returns: The value.
     /// - Throws: ``RawCodingError`` with the position of the first problem.
     public func read(_ data: Data) throws(RawCodingError) -> StoredValue {

@@ -7,7 +7,9 @@ import Foundation
 /// ```
 ///
 /// Accepted: the elements of Apple's DTD (`dict`/`key`, `array`, `string`, `integer`
-/// (decimal, or hexadecimal with `0x`), `real` (including `nan`, `inf`, `+infinity`),
+/// (decimal, or hexadecimal with `0x`; spaces before and after the sign, none after the
+/// digits, as Core Foundation reads it), `real` (including `nan`, `inf`, `+infinity`; spaces
+/// before it, none after),
 /// `true`, `false`, `date` (`YYYY-MM-DDTHH:MM:SSZ`), `data` (Base64, whitespace ignored)),
 /// self-closing forms such as `<dict/>`, any value as the root with or without the
 /// `<plist>` element, comments, processing instructions, CDATA sections, the five predefined
@@ -15,8 +17,10 @@ import Foundation
 ///
 /// Refused: anything else, including entity references other than the five (a DTD's entity
 /// declarations are never read, so nothing is expanded, and nothing outside the input is
-/// ever fetched), a DTD with an internal subset, input that is not UTF-8, and integers
-/// outside `Int64.min...UInt64.max`. A repeated key keeps its last value. Text is kept as
+/// ever fetched), a DTD with an internal subset, text in no Unicode encoding (UTF-8, or
+/// UTF-16 or UTF-32 told by a byte-order mark or zero bytes, is read), integers outside
+/// `Int64.min...UInt64.max`, and reals too large for a `Double` or so small they would read as
+/// zero. A repeated key keeps its last value. Text is kept as
 /// written (line breaks are not normalized), so strings written with control characters by
 /// Apple's tools read back unchanged.
 ///
