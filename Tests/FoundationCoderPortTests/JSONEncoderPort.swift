@@ -15,7 +15,8 @@ enum JSONEncoderPort {
         }
     }
 
-    static let cases: [PortedCase] = topLevel + strategies + containers + text + numbers + keptDifferences
+    static let cases: [PortedCase] =
+        topLevel + strategies + containers + text + numbers + failures + keptDifferences
 
     // MARK: Top-level values
 
@@ -529,6 +530,141 @@ enum JSONEncoderPort {
         },
         PortedCase(.json, "interceptURLWithoutEscapingOption") { () throws in
             try Port.roundTrip(URL(string: "https://swift.org")!, expected: #""https://swift.org""#, foundation: nil)
+        },
+    ]
+
+    // MARK: Failures and decoder state
+
+    /// Tries `First`, then `Second`, from the same decoder.
+    enum Either<First: Decodable, Second: Decodable>: Decodable {
+        case first(First), second(Second)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            do {
+                self = .first(try container.decode(First.self))
+            } catch {
+                self = .second(try container.decode(Second.self))
+            }
+        }
+    }
+
+    struct Checked: Decodable {
+        enum Keys: String, CodingKey { case checkedString }
+        struct Refused: Error {}
+        init(from decoder: any Decoder) throws {
+            let string = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: .checkedString)
+            guard string == "foo" else { throw Refused() }
+        }
+    }
+
+    static let failures: [PortedCase] = [
+        PortedCase(.json, "decodingFailure") { () throws in
+            struct DecodeFailure: Decodable { var invalid: String }
+            #expect(fails(DecodeFailure.self, #"{"invalid": json}"#))
+        },
+        PortedCase(.json, "decodingFailureThrowInInitKeyedContainer") { () throws in
+            #expect(fails(Checked.self, #"{ "checkedString" : "baz" }"#))
+            _ = try codec.decode(Checked.self, from: #"{ "checkedString" : "foo" }"#)
+        },
+        PortedCase(.json, "decodingFailureThrowInInitSingleContainer") { () throws in
+            struct Single: Decodable {
+                struct Refused: Error {}
+                init(from decoder: any Decoder) throws {
+                    guard try decoder.singleValueContainer().decode(String.self) == "foo" else { throw Refused() }
+                }
+            }
+            #expect(fails(Single.self, #""baz""#))
+            #expect(fails([Single].self, #"["foo","baz"]"#))
+        },
+        PortedCase(.json, "decoderStateThrowOnDecode") { () throws in
+            guard case .second(let numbers) = try codec.decode(Either<[String], [Int]>.self, from: "[1,2,3]") else {
+                Issue.record("decoded as [String]")
+                return
+            }
+            #expect(numbers == [1, 2, 3])
+        },
+        PortedCase(.json, "encoderStateThrowOnEncode") { () throws in
+            struct ReferencingWrapper<Value: Encodable>: Encodable {
+                let value: Value
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.unkeyedContainer()
+                    var nested = container.superEncoder().unkeyedContainer()
+                    try nested.encode(value)
+                }
+            }
+            let codec = JSONCodec(nonFiniteNumbers: .throw)
+            let error = #expect(throws: RawCodingError.self) {
+                try codec.encode(ReferencingWrapper(value: [Float.infinity]))
+            }
+            #expect(error?.codingPathDescription == "[0][0][0]", "\(String(describing: error))")
+        },
+        PortedCase(.json, "delayedDecoding") { () throws in
+            struct Delayed: Decodable {
+                var container: any UnkeyedDecodingContainer
+                init(from decoder: any Decoder) throws { container = try decoder.unkeyedContainer() }
+                mutating func first() throws -> Int { try container.decode(Int.self) }
+            }
+            var delayed = try codec.decode(Delayed.self, from: "[42]")
+            #expect(try delayed.first() == 42)
+        },
+        PortedCase(.json, "equivalentUTF8Sequences") { () throws in
+            let dictionary = try codec.decode([String: Bool].self, from: #"{"caf\u00e9": true, "cafe\u0301": false}"#)
+            #expect(dictionary.count == 1)
+        },
+        PortedCase(.json, "encodingDictionaryFailureKeyPath") { () throws in
+            struct EncodeFailure: Encodable { var someValue: Double }
+            let codec = JSONCodec(keys: .snakeCase, nonFiniteNumbers: .throw)
+            let error = #expect(throws: RawCodingError.self) {
+                try codec.encode(["key": EncodeFailure(someValue: .nan)])
+            }
+            #expect(error?.codingPath.map(\.stringValue) == ["key", "someValue"], "\(String(describing: error))")
+        },
+        PortedCase(.json, "decodingDictionaryFailureKeyPath") { () throws in
+            let error = #expect(throws: RawCodingError.self) {
+                try JSONCodec(keys: .snakeCase).decode([String: Int].self, from: #"{"leave_me_alone":"test"}"#)
+            }
+            #expect(error?.codingPath.map(\.stringValue) == ["leave_me_alone"])
+            guard case .typeMismatch = error?.underlyingError as? DecodingError else {
+                Issue.record("not a type mismatch: \(String(describing: error))")
+                return
+            }
+        },
+        PortedCase(.json, "decodingStringExpectedType") { () throws in
+            struct DecodeMe: Decodable { var thisIsCamelCase: String }
+            let error = #expect(throws: RawCodingError.self) {
+                try codec.decode(DecodeMe.self, from: #"{"thisIsCamelCase": null}"#)
+            }
+            guard case .valueNotFound(let expected, _) = error?.underlyingError as? DecodingError else {
+                Issue.record("not valueNotFound: \(String(describing: error))")
+                return
+            }
+            #expect(ObjectIdentifier(expected) == ObjectIdentifier(String.self))
+        },
+        PortedCase(.json, "overlargeDecimal") { () throws in #expect(fails(Decimal.self, "100e200")) },
+        PortedCase(.json, "interceptLargeDecimal") { () throws in
+            struct Big: Codable, Equatable {
+                var uint64Max = Decimal(UInt64.max)
+                var uint64MaxPlus1 = Decimal(UInt64.max) + 1
+                var int64Min = Decimal(Int64.min)
+                var int64MinMinus1 = Decimal(Int64.min) - 1
+            }
+            try Port.roundTrip(Big(), foundation: nil)
+            #expect(try codec.encodeToString(Big()).contains("18446744073709551616"))
+        },
+        PortedCase(.json, "directlyEncodedArrays") { () throws in
+            struct Arrays: Codable, Equatable {
+                let integers: [Int]
+                let doubles: [Double]
+                let strings: [String]
+            }
+            let value = Arrays(
+                integers: [.min, 0, 42, .max], doubles: [42.0, 3.14, .infinity, -.infinity],
+                strings: ["Hello", "World", "true", "0\n1", "\u{0008}"])
+            let strings = JSONCodec.NonFiniteStrategy.strings(
+                positiveInfinity: "INF", negativeInfinity: "-INF", nan: "NaN")
+            try Port.roundTrip(value, codec: JSONCodec(nonFiniteNumbers: strings), foundation: nil)
+            try Port.roundTrip(value, codec: JSONCodec(formatting: .pretty, nonFiniteNumbers: strings), foundation: nil)
         },
     ]
 

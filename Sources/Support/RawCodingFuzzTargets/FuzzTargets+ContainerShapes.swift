@@ -8,7 +8,14 @@ extension FuzzTargets {
     /// path and through the tree, and a value written must read back as the tree it encoded.
     static func containerShapes(_ data: Data) throws(FuzzFailure) {
         let script = ScriptedValue(script: Array(data.prefix(96)))
-        try sameEncoding(script)
+        do {
+            try sameEncoding(script)
+        } catch where error.description.contains("needs more stack than this thread has") {
+            // The tree path is recursive and refuses a value the thread's stack may not hold
+            // (the fuzzer's small thread, with AddressSanitizer's large frames); the sink path
+            // is not. That refusal is about the thread, not the shape: nothing to compare.
+            return
+        }
         for codec in [JSONCodec(), PropertyListCodec(format: .binary)] as [any Codec] {
             let tree: StoredValue
             let written: Data
