@@ -537,7 +537,8 @@ enum JSONEncoderPort {
 
     /// Tries `First`, then `Second`, from the same decoder.
     enum Either<First: Decodable, Second: Decodable>: Decodable {
-        case first(First), second(Second)
+        case first(First)
+        case second(Second)
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()

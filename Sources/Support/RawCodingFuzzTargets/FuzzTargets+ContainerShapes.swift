@@ -10,7 +10,7 @@ extension FuzzTargets {
         let script = ScriptedValue(script: Array(data.prefix(96)))
         do {
             try sameEncoding(script)
-        } catch where error.description.contains("needs more stack than this thread has") {
+        } catch  where error.description.contains("needs more stack than this thread has") {
             // The tree path is recursive and refuses a value the thread's stack may not hold
             // (the fuzzer's small thread, with AddressSanitizer's large frames); the sink path
             // is not. That refusal is about the thread, not the shape: nothing to compare.
