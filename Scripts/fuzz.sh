@@ -22,7 +22,7 @@ binary="$work/bin/rawcoding-fuzz"
 seconds=600
 jobs=2
 targets=(json xml binary detect tree-decode rawcodable evolving reader-roundtrip codec-roundtrip json-decode json-streaming
-    openstep container-shapes)
+    openstep container-shapes json5)
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}"
 
@@ -54,7 +54,7 @@ build() {
 # The dictionary and seed files for a target.
 dictionary() {
     case "$1" in
-        json | rawcodable | json-decode | json-streaming) echo "$repo/Scripts/fuzz/json.dict" ;;
+        json | rawcodable | json-decode | json-streaming | json5) echo "$repo/Scripts/fuzz/json.dict" ;;
         xml) echo "$repo/Scripts/fuzz/xml.dict" ;;
         binary) echo "$repo/Scripts/fuzz/binary.dict" ;;
         openstep) echo "$repo/Scripts/fuzz/openstep.dict" ;;
@@ -70,7 +70,7 @@ dictionary() {
 seed() {
     local target=$1 corpus=$2 pattern
     case "$target" in
-        json | rawcodable | json-decode | json-streaming) pattern='*.json' ;;
+        json | rawcodable | json-decode | json-streaming | json5) pattern='*.json' ;;
         xml) pattern='*.xml.plist' ;;
         binary) pattern='*.binary.plist' ;;
         openstep) pattern='*.openstep' ;;
@@ -79,6 +79,12 @@ seed() {
     esac
     if [ -n "$pattern" ]; then
         find "$repo/Fixtures" -type f -name "$pattern" -size -64k ! -path '*/FuzzRegressions/*' \
+            -exec cp {} "$corpus/" \; 2>/dev/null || true
+    fi
+    # JSON5 seeds from swift-foundation's resources beside the clone, when there (never copied
+    # into the project: the corpus lives under .build).
+    if [ "$target" = json5 ] && [ -d "$repo/../shared/peer-suites/swift-foundation-test-resources/JSON5" ]; then
+        find "$repo/../shared/peer-suites/swift-foundation-test-resources/JSON5" -type f -name '*.json5' \
             -exec cp {} "$corpus/" \; 2>/dev/null || true
     fi
     if [ "$target" = openstep ]; then

@@ -4,75 +4,74 @@ import Testing
 
 /// The ported cases that read swift-foundation's resource files from `../shared/peer-suites`.
 enum PeerCases {
-    static let all: [PortedCase] = [
-        PortedCase(.json, "jsonPassTests") { () throws in
-            // pass1 in five encodings, pass2 to pass15: each reads, and reads the same in every encoding.
-            let pass1 = try JSONCodec().readTree(from: PeerResources.data("JSON/pass/pass1-utf8.json"))
-            for encoding in ["utf16be", "utf16le", "utf32be", "utf32le"] {
-                let data = try PeerResources.data("JSON/pass/pass1-\(encoding).json")
-                #expect(try JSONCodec().readTree(from: data) == pass1, "\(encoding)")
-            }
-            for number in 2...15 {
-                let data = try PeerResources.data("JSON/pass/pass\(number).json")
-                #expect(throws: Never.self, "pass\(number)") { try JSONCodec().readTree(from: data) }
-            }
-        },
-        PortedCase(
-            .json, "jsonFailTests",
-            .keptDifference(
-                "fail1 (a top-level string) reads: JSONDecoder refuses it only with assumesTopLevelDictionary, which JSONCodec does not have yet"
-            )
-        ) { () throws in
-            // Each file decoded as the suite's type for it; every one fails but fail1.
-            let types: [Int: any Decodable.Type] = [
-                1: String.self, 3: [String: String].self, 10: [String: Bool].self, 11: [String: Int].self,
-                12: [String: String].self, 13: [String: Int].self, 14: [String: Int].self,
-                19: [String: String?].self, 21: [String: String?].self, 29: [Float].self, 30: [Float].self,
-                31: [Float].self, 32: [String: Bool].self, 35: [String: String].self, 36: [String: Int].self,
-                37: [String: Int].self, 38: [String: Float].self, 39: [String: String].self,
-                40: [String: String].self, 41: [String: String].self,
-            ]
-            for number in [Int](1...19) + [Int](21...41) {
-                let data = try PeerResources.data("JSON/fail/fail\(number).json")
-                let type = types[number] ?? [String].self
-                let failed: Bool
-                do {
-                    _ = try JSONCodec().decode(type, from: data)
-                    failed = false
-                } catch {
-                    failed = true
+    static let all: [PortedCase] =
+        JSON5Port.peerCases + [
+            PortedCase(.json, "jsonPassTests") { () throws in
+                // pass1 in five encodings, pass2 to pass15: each reads, and reads the same in every encoding.
+                let pass1 = try JSONCodec().readTree(from: PeerResources.data("JSON/pass/pass1-utf8.json"))
+                for encoding in ["utf16be", "utf16le", "utf32be", "utf32le"] {
+                    let data = try PeerResources.data("JSON/pass/pass1-\(encoding).json")
+                    #expect(try JSONCodec().readTree(from: data) == pass1, "\(encoding)")
                 }
-                #expect(failed == (number != 1), "fail\(number) as \(type)")
-            }
-        },
-        PortedCase(.propertyList, "genericProperties_XML") { () throws in
-            let tree = try PropertyListCodec(format: .xml).readTree(
-                from: PeerResources.data("Generic_XML_Properties.plist"))
-            guard case .dictionary(let dictionary) = tree else {
-                Issue.record("not a dictionary: \(tree)")
-                return
-            }
-            #expect(!dictionary.isEmpty)
-            let foundation = try PropertyListSerialization.propertyList(
-                from: PeerResources.data("Generic_XML_Properties.plist"), format: nil)
-            #expect(try StoredValue(propertyList: foundation) == tree)
-        },
-        PortedCase(.propertyList, "genericProperties_binary") { () throws in
-            let binary = try PropertyListCodec(format: .binary).readTree(
-                from: PeerResources.data("Generic_XML_Properties_Binary.plist"))
-            let xml = try PropertyListCodec(format: .xml).readTree(
-                from: PeerResources.data("Generic_XML_Properties.plist"))
-            #expect(binary == xml)
-        },
-        PortedCase(.propertyList, "issue5616259") { () throws in
-            #expect(throws: RawCodingError.self) {
-                try PropertyListCodec(format: .xml).decode([String].self, from: PeerResources.data("Test_5616259.bad"))
-            }
-        },
-        PortedCase(.propertyList, "invalidNSDataKey_82142612") { () throws in
-            #expect(throws: RawCodingError.self) {
-                try PropertyListCodec(format: .binary).readTree(from: PeerResources.data("Test_82142612.bad"))
-            }
-        },
-    ]
+                for number in 2...15 {
+                    let data = try PeerResources.data("JSON/pass/pass\(number).json")
+                    #expect(throws: Never.self, "pass\(number)") { try JSONCodec().readTree(from: data) }
+                }
+            },
+            PortedCase(.json, "jsonFailTests") { () throws in
+                // Each file decoded as the suite's type for it, assuming a top-level dictionary as the
+                // suite does: every one fails (fail1, a string, is not a dictionary's members).
+                let codec = JSONCodec(assumesTopLevelDictionary: true)
+                let types: [Int: any Decodable.Type] = [
+                    1: String.self, 3: [String: String].self, 10: [String: Bool].self, 11: [String: Int].self,
+                    12: [String: String].self, 13: [String: Int].self, 14: [String: Int].self,
+                    19: [String: String?].self, 21: [String: String?].self, 29: [Float].self, 30: [Float].self,
+                    31: [Float].self, 32: [String: Bool].self, 35: [String: String].self, 36: [String: Int].self,
+                    37: [String: Int].self, 38: [String: Float].self, 39: [String: String].self,
+                    40: [String: String].self, 41: [String: String].self,
+                ]
+                for number in [Int](1...19) + [Int](21...41) {
+                    let data = try PeerResources.data("JSON/fail/fail\(number).json")
+                    let type = types[number] ?? [String].self
+                    let failed: Bool
+                    do {
+                        _ = try codec.decode(type, from: data)
+                        failed = false
+                    } catch {
+                        failed = true
+                    }
+                    #expect(failed, "fail\(number) as \(type)")
+                }
+            },
+            PortedCase(.propertyList, "genericProperties_XML") { () throws in
+                let tree = try PropertyListCodec(format: .xml).readTree(
+                    from: PeerResources.data("Generic_XML_Properties.plist"))
+                guard case .dictionary(let dictionary) = tree else {
+                    Issue.record("not a dictionary: \(tree)")
+                    return
+                }
+                #expect(!dictionary.isEmpty)
+                let foundation = try PropertyListSerialization.propertyList(
+                    from: PeerResources.data("Generic_XML_Properties.plist"), format: nil)
+                #expect(try StoredValue(propertyList: foundation) == tree)
+            },
+            PortedCase(.propertyList, "genericProperties_binary") { () throws in
+                let binary = try PropertyListCodec(format: .binary).readTree(
+                    from: PeerResources.data("Generic_XML_Properties_Binary.plist"))
+                let xml = try PropertyListCodec(format: .xml).readTree(
+                    from: PeerResources.data("Generic_XML_Properties.plist"))
+                #expect(binary == xml)
+            },
+            PortedCase(.propertyList, "issue5616259") { () throws in
+                #expect(throws: RawCodingError.self) {
+                    try PropertyListCodec(format: .xml).decode(
+                        [String].self, from: PeerResources.data("Test_5616259.bad"))
+                }
+            },
+            PortedCase(.propertyList, "invalidNSDataKey_82142612") { () throws in
+                #expect(throws: RawCodingError.self) {
+                    try PropertyListCodec(format: .binary).readTree(from: PeerResources.data("Test_82142612.bad"))
+                }
+            },
+        ]
 }

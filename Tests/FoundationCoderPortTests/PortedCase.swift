@@ -35,7 +35,7 @@ struct PortedCase: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { "\(suite.rawValue).\(name)" }
 
-    static var all: [PortedCase] { JSONEncoderPort.cases + PropertyListEncoderPort.cases }
+    static var all: [PortedCase] { JSONEncoderPort.cases + JSON5Port.cases + PropertyListEncoderPort.cases }
 }
 
 /// Where swift-foundation's test resources are: `../shared/peer-suites/swift-foundation-test-resources`

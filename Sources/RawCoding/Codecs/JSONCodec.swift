@@ -93,6 +93,12 @@ public struct JSONCodec: StringCodec, Hashable {
     public var keys: KeyStrategy
     /// How non-finite numbers are written.
     public var nonFiniteNumbers: NonFiniteStrategy
+    /// How text is read: ``JSONSyntax/strict`` (the default) or ``JSONSyntax/json5``. What the
+    /// codec writes is strict JSON either way.
+    public var syntax: JSONSyntax
+    /// Whether text without braces (`"theme": "dark", "size": 14`) is read as the members of a
+    /// dictionary, as `JSONDecoder`'s `assumesTopLevelDictionary`; blank text is an empty one.
+    public var assumesTopLevelDictionary: Bool
 
     /// Creates a JSON codec.
     /// - Parameters:
@@ -102,10 +108,14 @@ public struct JSONCodec: StringCodec, Hashable {
     ///   - data: How bytes are written (default: Base64 text).
     ///   - keys: How keys are written (default: as they are).
     ///   - nonFiniteNumbers: How infinities and NaN are written (default: as strings).
+    ///   - syntax: How text is read (default: strict JSON).
+    ///   - assumesTopLevelDictionary: Whether text without braces is read as a dictionary's
+    ///     members (default: no).
     public init(
         formatting: Formatting = .compact, limits: Limits = .default, dates: DateStrategy = .secondsSinceReferenceDate,
         data: DataStrategy = .base64, keys: KeyStrategy = .useDefaultKeys,
-        nonFiniteNumbers: NonFiniteStrategy = .strings
+        nonFiniteNumbers: NonFiniteStrategy = .strings, syntax: JSONSyntax = .strict,
+        assumesTopLevelDictionary: Bool = false
     ) {
         self.formatting = formatting
         self.limits = limits
@@ -113,9 +123,13 @@ public struct JSONCodec: StringCodec, Hashable {
         self.data = data
         self.keys = keys
         self.nonFiniteNumbers = nonFiniteNumbers
+        self.syntax = syntax
+        self.assumesTopLevelDictionary = assumesTopLevelDictionary
     }
 
-    var format: JSONTreeFormat { JSONTreeFormat(formatting: formatting) }
+    var format: JSONTreeFormat {
+        JSONTreeFormat(formatting: formatting, syntax: syntax, assumesTopLevelDictionary: assumesTopLevelDictionary)
+    }
 
     /// The engine's options for writing.
     func encoder(checking keyFailures: KeyRoundTripCheck?) -> StoredValueEncoder {
@@ -182,7 +196,8 @@ public struct JSONCodec: StringCodec, Hashable {
         let decoder = self.decoder
         // Straight from a flat scan of the bytes, when the scan takes the document; otherwise
         // (and for key conversion, versioned payloads and a tree asked for) from the tree.
-        if keys == .useDefaultKeys, Value.self != StoredValue.self, !(Value.self is any StoredVersioned.Type),
+        if keys == .useDefaultKeys, format.readsPlainJSON, Value.self != StoredValue.self,
+            !(Value.self is any StoredVersioned.Type),
             let value = try RecursionGuard.codecScope(
                 decoding: Value.self,
                 { () throws -> Value? in

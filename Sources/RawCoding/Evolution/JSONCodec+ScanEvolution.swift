@@ -13,7 +13,8 @@ extension JSONCodec {
     func decodeStoredFromScan<Value: Decodable>(
         _ type: Value.Type, from data: Data, defaultValue: Value?, recordingUnknownKeys: Bool
     ) throws(RawCodingError) -> StoredDecoding<Value>? {
-        guard keys == .useDefaultKeys, Value.self != StoredValue.self, !(Value.self is any StoredVersioned.Type)
+        guard keys == .useDefaultKeys, format.readsPlainJSON, Value.self != StoredValue.self,
+            !(Value.self is any StoredVersioned.Type)
         else { return nil }
         let defaults = try StoredEvolution.defaults(of: Value.self, given: defaultValue)
         let options = decoder

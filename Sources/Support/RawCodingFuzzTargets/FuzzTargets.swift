@@ -27,6 +27,7 @@ package enum FuzzTargets {
         case jsonStreaming = "json-streaming"
         case openStep = "openstep"
         case containerShapes = "container-shapes"
+        case json5
 
         /// Runs the target on `data`.
         package func run(_ data: Data) throws(FuzzFailure) {
@@ -44,6 +45,7 @@ package enum FuzzTargets {
             case .jsonStreaming: try FuzzTargets.jsonStreaming(data)
             case .openStep: try FuzzTargets.openStep(data)
             case .containerShapes: try FuzzTargets.containerShapes(data)
+            case .json5: try FuzzTargets.json5(data)
             }
         }
     }

@@ -37,11 +37,21 @@ import Foundation
 public struct JSONReader: Sendable {
     /// The bounds enforced while reading.
     public var limits: Limits
+    /// Strict JSON (the default) or JSON5.
+    public var syntax: JSONSyntax
+    /// Whether text without braces (`"a": 1, "b": 2`) is read as the members of a dictionary,
+    /// as `JSONDecoder`'s `assumesTopLevelDictionary`; blank text is then an empty one.
+    public var assumesTopLevelDictionary: Bool
 
     /// Creates a reader.
-    /// - Parameter limits: The bounds to enforce.
-    public init(limits: Limits = .default) {
+    /// - Parameters:
+    ///   - limits: The bounds to enforce.
+    ///   - syntax: ``JSONSyntax/strict`` (the default) or ``JSONSyntax/json5``.
+    ///   - assumesTopLevelDictionary: Whether text without braces is a dictionary's members.
+    public init(limits: Limits = .default, syntax: JSONSyntax = .strict, assumesTopLevelDictionary: Bool = false) {
         self.limits = limits
+        self.syntax = syntax
+        self.assumesTopLevelDictionary = assumesTopLevelDictionary
     }
 
     /// Reads one JSON value from `data`.
@@ -49,7 +59,8 @@ public struct JSONReader: Sendable {
     /// - Returns: The value.
     /// - Throws: ``RawCodingError`` with the position of the first problem.
     public func read(_ data: Data) throws(RawCodingError) -> StoredValue {
-        try JSONTreeFormat().readValue(data, limits: limits)
+        try JSONTreeFormat(syntax: syntax, assumesTopLevelDictionary: assumesTopLevelDictionary)
+            .readValue(data, limits: limits)
     }
 
 }
@@ -101,6 +112,36 @@ struct JSONParser {
         let value = try parseValue()
         try endDocument()
         return value
+    }
+
+    /// A document that is an object, or the members of one without its braces (`"a": 1`, as
+    /// `JSONDecoder`'s `assumesTopLevelDictionary` reads it); blank input is an empty one.
+    mutating func parseTopLevelDictionary() throws(FormatFailure) -> StoredValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+            let value = try parseValue()
+            try endDocument()
+            return value
+        }
+        var entries: [StoredDictionary.Element] = []
+        while index < bytes.count {
+            let key = try parseKey()
+            do {
+                entries.append((key, try parseValue()))
+            } catch {
+                throw error.inside(.key(key))
+            }
+            skipWhitespace()
+            guard index < bytes.count else { break }
+            guard bytes[index] == UInt8(ascii: ",") else {
+                throw unexpected(at: index, expecting: "',' or the end of the input")
+            }
+            index += 1
+            skipWhitespace()
+            guard index < bytes.count else { throw unexpected(at: index, expecting: "a string key") }
+        }
+        return .dictionary(StoredDictionary(readEntries: entries))
     }
 
     /// Skips a byte-order mark and whitespace up to the document's value.

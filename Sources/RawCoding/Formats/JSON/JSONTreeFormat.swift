@@ -5,11 +5,23 @@ import Foundation
 package struct JSONTreeFormat: TreeFormat {
     package var formatting: JSONFormatting
     package var sortsKeys: Bool
+    /// How text is read; writing is always strict JSON, which JSON5 readers read too.
+    package var syntax: JSONSyntax
+    /// Whether text without braces is read as the members of a dictionary.
+    package var assumesTopLevelDictionary: Bool
 
-    package init(formatting: JSONFormatting = .compact, sortsKeys: Bool = true) {
+    package init(
+        formatting: JSONFormatting = .compact, sortsKeys: Bool = true, syntax: JSONSyntax = .strict,
+        assumesTopLevelDictionary: Bool = false
+    ) {
         self.formatting = formatting
         self.sortsKeys = sortsKeys
+        self.syntax = syntax
+        self.assumesTopLevelDictionary = assumesTopLevelDictionary
     }
+
+    /// Whether reading is plain RFC 8259 JSON, which the flat scan reads too.
+    package var readsPlainJSON: Bool { syntax == .strict && !assumesTopLevelDictionary }
 
     package var formatName: String { "JSON" }
 
@@ -18,8 +30,12 @@ package struct JSONTreeFormat: TreeFormat {
     /// characters as UTF-8 bytes).
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
         try WideText.withUTF8(bytes) { utf8 throws(FormatFailure) in
+            if syntax == .json5 {
+                var parser = JSON5Parser(bytes: utf8, limits: limits)
+                return try parser.parseDocument(topLevelDictionary: assumesTopLevelDictionary)
+            }
             var parser = JSONParser(bytes: utf8, limits: limits)
-            return try parser.parseDocument()
+            return assumesTopLevelDictionary ? try parser.parseTopLevelDictionary() : try parser.parseDocument()
         }
     }
 
@@ -34,6 +50,7 @@ package struct JSONTreeFormat: TreeFormat {
     /// recursive: unlike the reader, it never refuses a document for the stack the calling
     /// thread has left.
     package func acceptsWithoutTree(_ data: Data, limits: Limits) -> Bool? {
+        guard readsPlainJSON else { return nil }
         let taken = data.withUnsafeBytes { raw in JSONScan.takes(raw.bindMemory(to: UInt8.self), limits: limits) }
         return taken ? true : nil
     }
