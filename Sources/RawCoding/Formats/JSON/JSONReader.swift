@@ -126,12 +126,7 @@ struct JSONParser {
         }
         var entries: [StoredDictionary.Element] = []
         while index < bytes.count {
-            let key = try parseKey()
-            do {
-                entries.append((key, try parseValue()))
-            } catch {
-                throw error.inside(.key(key))
-            }
+            try parseEntry(into: &entries)
             skipWhitespace()
             guard index < bytes.count else { break }
             guard bytes[index] == UInt8(ascii: ",") else {
@@ -263,12 +258,7 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
-            let key = try parseKey()
-            do {
-                entries.append((key, try parseValue()))
-            } catch {
-                throw error.inside(.key(key))
-            }
+            try parseEntry(into: &entries)
             skipWhitespace()
             guard index < bytes.count else { throw unexpected(at: index, expecting: "',' or '}'") }
             let byte = bytes[index]
@@ -279,6 +269,17 @@ struct JSONParser {
         }
         depth -= 1
         return .dictionary(StoredDictionary(readEntries: entries))
+    }
+
+    /// Reads `"key": value` into `entries`; a failure in the value names the key.
+    @inline(__always)
+    mutating func parseEntry(into entries: inout [StoredDictionary.Element]) throws(FormatFailure) {
+        let key = try parseKey()
+        do {
+            entries.append((key, try parseValue()))
+        } catch {
+            throw error.inside(.key(key))
+        }
     }
 
     /// Reads `"key":` and the whitespace after it.
