@@ -289,12 +289,22 @@ enum PropertyListEncoderPort {
                 + [0, 0, 0, 0, 0, 0, 0, 0x09]
             #expect(throws: RawCodingError.self) { try binary.readTree(from: Data(bytes)) }
         },
-        PortedCase(.propertyList, "uid") { () throws in
-            // A UID never decodes as a Codable number or dictionary of numbers.
+        PortedCase(
+            .propertyList, "uid",
+            .keptDifference(
+                "a UID reads as the one-entry dictionary CF$UID it is in XML, so a Codable type keyed CF$UID reads keyed archives; PropertyListDecoder refuses UIDs"
+            )
+        ) { () throws in
             let bytes: [UInt8] =
                 Array("bplist00".utf8) + [0xA1, 0x01, 0x80, 0x01, 0x08, 0x0A] + [0, 0, 0, 0, 0, 0, 1, 1]
                 + [0, 0, 0, 0, 0, 0, 0, 2] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 0x0C]
+            // Never a number.
             #expect(throws: RawCodingError.self) { try binary.decode([Int32].self, from: Data(bytes)) }
+            #expect(try binary.readTree(from: Data(bytes)) == [["CF$UID": 1]])
+            #expect(try binary.decode([[String: Int32]].self, from: Data(bytes)) == [["CF$UID": 1]])
+            let xmlUID = Data("<plist><dict><key>CF$UID</key><integer>1</integer></dict></plist>".utf8)
+            #expect(try xml.decode([String: Int32].self, from: xmlUID) == ["CF$UID": 1])
+            #expect(throws: (any Error).self) { try PropertyListDecoder().decode([String: Int32].self, from: xmlUID) }
         },
     ]
 
