@@ -642,6 +642,69 @@ enum JSONEncoderPort {
             }
             #expect(ObjectIdentifier(expected) == ObjectIdentifier(String.self))
         },
+        PortedCase(.json, "decodingDictionaryStringKeyConversionUntouched") { () throws in
+            let decoded = try JSONCodec(keys: .snakeCase).decode(
+                [String: String].self, from: #"{"leave_me_alone":"test"}"#)
+            #expect(decoded == ["leave_me_alone": "test"])
+        },
+        PortedCase(.json, "encoderStateThrowOnEncodeCustomDate") { () throws in
+            struct Wrapper: Encodable {
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.unkeyedContainer()
+                    var nested = container.superEncoder().unkeyedContainer()
+                    try nested.encode(Date())
+                }
+            }
+            struct Refused: Error {}
+            var encoder = StoredValueEncoder()
+            encoder.dates = .custom { _, encoder in
+                _ = encoder.unkeyedContainer()
+                throw Refused()
+            }
+            #expect(throws: Refused.self) { try encoder.encode(Wrapper()) }
+        },
+        PortedCase(.json, "encoderStateThrowOnEncodeCustomData") { () throws in
+            struct Refused: Error {}
+            var encoder = StoredValueEncoder()
+            encoder.data = .custom { _, encoder in
+                _ = encoder.unkeyedContainer()
+                throw Refused()
+            }
+            #expect(throws: Refused.self) { try encoder.encode([[Data([1])]]) }
+        },
+        PortedCase(.json, "decoderStateThrowOnDecodeCustomDate") { () throws in
+            struct Refused: Error {}
+            var decoder = StoredValueDecoder()
+            decoder.dates = .custom { _ in throw Refused() }
+            guard case .second(let number) = try decoder.decode(Either<Date, Int>.self, from: .int(1)) else {
+                Issue.record("decoded a date")
+                return
+            }
+            #expect(number == 1)
+        },
+        PortedCase(.json, "decoderStateThrowOnDecodeCustomData") { () throws in
+            struct Refused: Error {}
+            var decoder = StoredValueDecoder()
+            decoder.data = .custom { _ in throw Refused() }
+            guard case .second(let number) = try decoder.decode(Either<Data, Int>.self, from: .int(1)) else {
+                Issue.record("decoded data")
+                return
+            }
+            #expect(number == 1)
+        },
+        PortedCase(.json, "int128SlowPath") { () throws in
+            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+            // Where JSONDecoder still throws for the extremes, every value reads exactly here.
+            for value: Int128 in [18_446_744_073_709_551_615, -18_446_744_073_709_551_615, .min, .max] {
+                #expect(try codec.decode(Int128.self, from: "\(value)") == value, "\(value)")
+            }
+        },
+        PortedCase(.json, "uint128SlowPath") { () throws in
+            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+            for value: UInt128 in [18_446_744_073_709_551_615, 18_446_744_073_709_551_616, .max] {
+                #expect(try codec.decode(UInt128.self, from: "\(value)") == value, "\(value)")
+            }
+        },
         PortedCase(.json, "overlargeDecimal") { () throws in #expect(fails(Decimal.self, "100e200")) },
         PortedCase(.json, "interceptLargeDecimal") { () throws in
             struct Big: Codable, Equatable {

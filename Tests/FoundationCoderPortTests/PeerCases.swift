@@ -62,6 +62,16 @@ enum PeerCases {
                     from: PeerResources.data("Generic_XML_Properties.plist"))
                 #expect(binary == xml)
             },
+            PortedCase(.propertyList, "issue5877417") { () throws in
+                var data = try PeerResources.data("Generic_XML_Properties_Binary.plist")
+                data[7] = UInt8(ascii: "x")
+                #expect(throws: Never.self) { try PropertyListCodec(format: .binary).readTree(from: data) }
+            },
+            PortedCase(.propertyList, "plistWithBadUTF8") { () throws in
+                #expect(throws: RawCodingError.self) {
+                    try PropertyListCodec(format: .xml).decode([String].self, from: PeerResources.data("bad_plist.bad"))
+                }
+            },
             PortedCase(.propertyList, "issue5616259") { () throws in
                 #expect(throws: RawCodingError.self) {
                     try PropertyListCodec(format: .xml).decode(

@@ -24,7 +24,7 @@ enum PropertyListEncoderPort {
         var value: Value
     }
 
-    static let cases: [PortedCase] = roundTrips + reading + keptDifferences
+    static let cases: [PortedCase] = roundTrips + reading + more + keptDifferences
 
     // MARK: Round trips
 
@@ -305,6 +305,93 @@ enum PropertyListEncoderPort {
             let xmlUID = Data("<plist><dict><key>CF$UID</key><integer>1</integer></dict></plist>".utf8)
             #expect(try xml.decode([String: Int32].self, from: xmlUID) == ["CF$UID": 1])
             #expect(throws: (any Error).self) { try PropertyListDecoder().decode([String: Int32].self, from: xmlUID) }
+        },
+    ]
+
+    // MARK: Coding paths, state, OpenStep and stability
+
+    static let more: [PortedCase] = [
+        PortedCase(.propertyList, "nestedContainerCodingPaths") { () throws in
+            for codec in [xml, binary] as [any Codec] {
+                let seen = PathsSeen()
+                _ = try codec.encode(PathRecorder(seen: seen, useSuperEncoder: false))
+                #expect(seen.paths == ["", "top", "top.0", "top.0.inner"], "\(codec): \(seen.paths)")
+            }
+        },
+        PortedCase(.propertyList, "superEncoderCodingPaths") { () throws in
+            for codec in [xml, binary] as [any Codec] {
+                let seen = PathsSeen()
+                _ = try codec.encode(PathRecorder(seen: seen, useSuperEncoder: true))
+                #expect(seen.paths == ["", "top", "top.0", "top.0.inner"], "\(codec): \(seen.paths)")
+            }
+        },
+        PortedCase(.propertyList, "typeCoercion") { () throws in
+            for codec in [xml, binary] as [any Codec] {
+                #expect(throws: RawCodingError.self) {
+                    try codec.decode([Int].self, from: codec.encode([false, true]))
+                }
+                #expect(throws: RawCodingError.self) { try codec.decode([Bool].self, from: codec.encode([0, 1])) }
+                #expect(throws: RawCodingError.self) { try codec.decode([UInt8].self, from: codec.encode([-1])) }
+                #expect(throws: RawCodingError.self) { try codec.decode([Int8].self, from: codec.encode([300])) }
+            }
+        },
+        PortedCase(.propertyList, "decoderStateThrowOnDecode") { () throws in
+            let data = try binary.encode([1, 2, 3])
+            guard
+                case .second(let numbers) = try binary.decode(JSONEncoderPort.Either<[String], [Int]>.self, from: data)
+            else {
+                Issue.record("decoded as [String]")
+                return
+            }
+            #expect(numbers == [1, 2, 3])
+        },
+        PortedCase(.propertyList, "decodeIfPresent") { () throws in
+            struct Present: Codable, Equatable {
+                var a: Int?
+                var b: String?
+            }
+            try Port.roundTripPropertyList(Present())
+            try Port.roundTripPropertyList(Present(a: 1, b: "x"))
+        },
+        PortedCase(.propertyList, "xmlEncodingRejectsStringsWithEmbeddedNUL") { () throws in
+            #expect(throws: RawCodingError.self) { try xml.encode(["a\u{0}b"]) }
+            #expect(throws: RawCodingError.self) { try xml.encode(["a\u{0}b": 1]) }
+            #expect(try binary.decode([String].self, from: binary.encode(["a\u{0}b"])) == ["a\u{0}b"])
+        },
+        PortedCase(.propertyList, "multibyteCharacters_escaped_noencoding") { () throws in
+            let data = Data(
+                "<plist><string>These are copyright signs &#169; &#xA9; blah blah blah.</string></plist>".utf8)
+            #expect(try xml.decode(String.self, from: data) == "These are copyright signs © © blah blah blah.")
+        },
+        PortedCase(.propertyList, "oldStylePlist_dictionary") { () throws in
+            struct Values: Decodable {
+                let testKey: String
+                let testData: Data
+                let nestedArray: [String]
+                enum CodingKeys: String, CodingKey {
+                    case testKey = "test key"
+                    case testData
+                    case nestedArray = "nested array"
+                }
+            }
+            let text = "{ \"test key\" = value;\n  testData = <feed face>;\n  \"nested array\" = (a, b, c); }"
+            let decoded = try xml.decode(Values.self, from: try #require(text.data(using: .utf16)))
+            #expect(decoded.testKey == "value")
+            #expect(decoded.testData == Data([0xFE, 0xED, 0xFA, 0xCE]))
+            #expect(decoded.nestedArray == ["a", "b", "c"])
+        },
+        PortedCase(.propertyList, "oldStylePlist_stringsFileFormat") { () throws in
+            let text = "string1 = \"Good morning\";\nstring2 = \"Good afternoon\";\nstring3 = \"Good evening\";"
+            let decoded = try xml.decode([String: String].self, from: try #require(text.data(using: .utf16)))
+            #expect(decoded == ["string1": "Good morning", "string2": "Good afternoon", "string3": "Good evening"])
+        },
+        PortedCase(.propertyList, "fauxStability_struct") { () throws in
+            let first = try binary.encode(Address())
+            for _ in 0..<100 { #expect(try binary.encode(Address()) == first) }
+        },
+        PortedCase(.propertyList, "fauxStability_dict") { () throws in
+            let first = try binary.encode(["a": "a", "z": "z", "n": "n"])
+            for _ in 0..<100 { #expect(try binary.encode(["a": "a", "z": "z", "n": "n"]) == first) }
         },
     ]
 
