@@ -705,6 +705,36 @@ enum JSONEncoderPort {
                 #expect(try codec.decode(UInt128.self, from: "\(value)") == value, "\(value)")
             }
         },
+        PortedCase(.json, "encodingJSONHexUnicodeEscapes") { () throws in
+            #expect(try codec.encodeToString("\u{0001}\u{0002}\u{0003}") == #""\u0001\u0002\u0003""#)
+            #expect(try codec.encodeToString("\u{0010}\u{0018}\u{001f}") == #""\u0010\u0018\u001f""#)
+            #expect(try codec.decode(String.self, from: #""\u0010\u0018\u001f""#) == "\u{0010}\u{0018}\u{001f}")
+        },
+        PortedCase(.json, "decodingKeyStrategyCamel") { () throws in
+            struct Lookup: Decodable {
+                let found: Bool
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: StoredCodingKeyForPort.self)
+                    let camel = try container.decode(String.self, forKey: StoredCodingKeyForPort("camelCaseKey"))
+                    found = try container.decode(Bool.self, forKey: StoredCodingKeyForPort(camel))
+                }
+            }
+            let pairs = [
+                ("", ""), ("a", "a"), ("ALLCAPS", "ALLCAPS"), ("ALL_CAPS", "allCaps"), ("single", "single"),
+                ("snake_case", "snakeCase"), ("one_two_three", "oneTwoThree"), ("one_2_three", "one2Three"),
+                ("one2_three", "one2Three"), ("snake_Ćase", "snakeĆase"), ("snake_ćase", "snakeĆase"),
+                ("alreadyCamelCase", "alreadyCamelCase"), ("__this_and_that", "__thisAndThat"),
+                ("_this_and_that", "_thisAndThat"), ("this__and__that", "thisAndThat"),
+                ("this_and_that__", "thisAndThat__"),
+                ("this_aNd_that", "thisAndThat"), ("_one_two_three_", "_oneTwoThree_"), ("_test", "_test"), ("_", "_"),
+                ("__", "__"), ("🐧_🐟", "🐧🐟"),
+            ]
+            let snake = JSONCodec(keys: .snakeCase)
+            for (key, camel) in pairs {
+                let text = #"{"camelCaseKey":"\#(camel)","\#(key)":true}"#
+                #expect((try? snake.decode(Lookup.self, from: text))?.found == true, "\(key) → \(camel)")
+            }
+        },
         PortedCase(.json, "overlargeDecimal") { () throws in #expect(fails(Decimal.self, "100e200")) },
         PortedCase(.json, "interceptLargeDecimal") { () throws in
             struct Big: Codable, Equatable {
