@@ -385,6 +385,22 @@ enum PropertyListEncoderPort {
             let decoded = try xml.decode([String: String].self, from: try #require(text.data(using: .utf16)))
             #expect(decoded == ["string1": "Good morning", "string2": "Good afternoon", "string3": "Good evening"])
         },
+        PortedCase(.propertyList, "oldStylePlist_getSlashedChars_variableSizeWithFollowingCharacters") { () throws in
+            let data = Data(#"('\U1z', '\U12z', '\U123z', '\U1234')"#.utf8)
+            #expect(try xml.decode([String].self, from: data) == ["\u{1}z", "\u{12}z", "\u{123}z", "\u{1234}"])
+        },
+        PortedCase(.propertyList, "oldStylePlist_getSlashedChars_unicode_invalid") { () throws in
+            for text in [#"'\U"#, #"'\U'"#, #"'\Ux'"#, #"'\Uxx'"#, #"'\Uxxx'"#, #"'\Uxxxx'"#] {
+                #expect(fails(String.self, Data(text.utf8)), "\(text)")
+            }
+        },
+        PortedCase(.propertyList, "oldStylePlist_errors") { () throws in
+            struct Thing: Decodable { var hello: String }
+            let error = #expect(throws: RawCodingError.self) {
+                try xml.decode(Thing.self, from: Data("{ hello = there; }\r\nextra stuff at end".utf8))
+            }
+            #expect(error?.position?.line == 2, "\(String(describing: error))")
+        },
         PortedCase(.propertyList, "fauxStability_struct") { () throws in
             let first = try binary.encode(Address())
             for _ in 0..<100 { #expect(try binary.encode(Address()) == first) }
@@ -476,6 +492,17 @@ enum PropertyListEncoderPort {
             let error = #expect(throws: RawCodingError.self) { try xml.encode([date]) }
             #expect(error?.codingPathDescription == "[0]")
             #expect(try binary.decode([Date].self, from: binary.encode([date])) == [date])
+        },
+        PortedCase(
+            .propertyList, "oldStylePlist_getSlashedChars_literals",
+            .keptDifference(
+                "OpenStep \\f and \\v are U+000C and U+000B, as in C and in Core Foundation's own reader; swift-foundation's PropertyListDecoder reads U+0012 and U+0011"
+            )
+        ) { () throws in
+            let data = Data(#"('\a', '\b', '\f', '\n', '\r', '\t', '\v', '\"', '\\n')"#.utf8)
+            let expected = ["\u{7}", "\u{8}", "\u{C}", "\n", "\r", "\t", "\u{B}", "\"", "\\n"]
+            #expect(try xml.decode([String].self, from: data) == expected)
+            #expect(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String] == expected)
         },
         PortedCase(.propertyList, "reallyOldDates_5842198") { () throws in
             #expect(throws: Never.self) {
