@@ -26,6 +26,18 @@ enum PropertyListEncoderPort {
 
     static let cases: [PortedCase] = roundTrips + reading + more + keptDifferences
 
+    /// The binary property list of `[42, 314, 255]` as swift-foundation's tests build it, with
+    /// `corrupt` applied: an array of three references, three integers, the offset table at 19
+    /// and the trailer at 23 (offset size, reference size, count, top object, table start).
+    static func corrupted(_ corrupt: (inout [UInt8]) -> Void) -> [UInt8] {
+        var bytes: [UInt8] =
+            Array("bplist00".utf8) + [0xA3, 0x01, 0x02, 0x03, 0x10, 0x2A, 0x11, 0x01, 0x3A, 0x10, 0xFF]
+            + [0x08, 0x0C, 0x0E, 0x11] + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 4]
+            + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 0x13]
+        corrupt(&bytes)
+        return bytes
+    }
+
     // MARK: Round trips
 
     static let roundTrips: [PortedCase] = [
@@ -305,6 +317,50 @@ enum PropertyListEncoderPort {
             let xmlUID = Data("<plist><dict><key>CF$UID</key><integer>1</integer></dict></plist>".utf8)
             #expect(try xml.decode([String: Int32].self, from: xmlUID) == ["CF$UID": 1])
             #expect(throws: (any Error).self) { try PropertyListDecoder().decode([String: Int32].self, from: xmlUID) }
+        },
+        PortedCase(.propertyList, "badTopObjectIndex") { () throws in
+            #expect(try binary.decode([Int].self, from: Data(corrupted { _ in })) == [42, 314, 255])
+            #expect(throws: RawCodingError.self) {
+                try binary.decode(
+                    [Int].self,
+                    from: Data(corrupted { $0.replaceSubrange(39..<47, with: [UInt8](repeating: 0xFF, count: 8)) }))
+            }
+        },
+        PortedCase(.propertyList, "outOfBoundsObjectOffset") { () throws in
+            #expect(throws: RawCodingError.self) {
+                try binary.decode([Int].self, from: Data(corrupted { $0[22] = 0xEE }))
+            }
+        },
+        PortedCase(.propertyList, "nonTopObjectOffsetBelowHeader") { () throws in
+            #expect(throws: RawCodingError.self) {
+                try binary.decode([Int].self, from: Data(corrupted { $0[20] = 0x03 }))
+            }
+        },
+        PortedCase(.propertyList, "outOfBoundsOffsetTableStart") { () throws in
+            #expect(throws: RawCodingError.self) {
+                try binary.decode(
+                    [Int].self,
+                    from: Data(corrupted { $0.replaceSubrange(47..<55, with: [UInt8](repeating: 0xFF, count: 8)) }))
+            }
+        },
+        PortedCase(.propertyList, "tooLargeOffset") { () throws in
+            // Offsets of 8 bytes, one of them 2^64 - 1.
+            let bytes: [UInt8] =
+                Array("bplist00".utf8) + [0xA3, 0x01, 0x02, 0x03, 0x10, 0x2A, 0x11, 0x01, 0x3A, 0x10, 0xFF]
+                + [0, 0, 0, 0, 0, 0, 0, 0x08] + [0, 0, 0, 0, 0, 0, 0, 0x0C]
+                + [UInt8](repeating: 0xFF, count: 8) + [0, 0, 0, 0, 0, 0, 0, 0x11]
+                + [0, 0, 0, 0, 0, 0, 8, 1] + [0, 0, 0, 0, 0, 0, 0, 4] + [0, 0, 0, 0, 0, 0, 0, 0]
+                + [0, 0, 0, 0, 0, 0, 0, 0x13]
+            #expect(throws: RawCodingError.self) { try binary.decode([Int].self, from: Data(bytes)) }
+        },
+        PortedCase(.propertyList, "tooLargeIndex") { () throws in
+            // References of 8 bytes, one of them 2^64 - 1.
+            let bytes: [UInt8] =
+                Array("bplist00".utf8) + [0xA3] + [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0xFF, count: 8)
+                + [0, 0, 0, 0, 0, 0, 0, 3] + [0x10, 0x2A, 0x11, 0x01, 0x3A, 0x10, 0xFF] + [0x08, 0x21, 0x23, 0x26]
+                + [0, 0, 0, 0, 0, 0, 1, 8] + [0, 0, 0, 0, 0, 0, 0, 4] + [0, 0, 0, 0, 0, 0, 0, 0]
+                + [0, 0, 0, 0, 0, 0, 0, 0x28]
+            #expect(throws: RawCodingError.self) { try binary.decode([Int].self, from: Data(bytes)) }
         },
     ]
 
