@@ -735,6 +735,30 @@ enum JSONEncoderPort {
                 #expect((try? snake.decode(Lookup.self, from: text))?.found == true, "\(key) → \(camel)")
             }
         },
+        PortedCase(.json, "encodingKeyStrategyPath") { () throws in
+            struct Inner: Encodable { var helloWorld = "test" }
+            struct Middle: Encodable { var nestedValue = Inner() }
+            struct Outer: Encodable { var outerValue = Middle() }
+            let paths = PathsSeen()
+            var encoder = StoredValueEncoder()
+            encoder.keys = .custom { path in
+                paths.note(path)
+                return StoredCodingKeyForPort("QQQ" + path.last!.stringValue)
+            }
+            let text = String(decoding: try JSONCodec().writeTree(encoder.encode(Outer())), as: UTF8.self)
+            #expect(text == #"{"QQQouterValue":{"QQQnestedValue":{"QQQhelloWorld":"test"}}}"#)
+            #expect(paths.paths.sorted() == ["outerValue", "outerValue.nestedValue", "outerValue.nestedValue.helloWorld"])
+        },
+        PortedCase(.json, "decodingKeyStrategyCustom") { () throws in
+            struct DecodeMe: Decodable { var hello: String }
+            var decoder = StoredValueDecoder()
+            decoder.keys = .custom { path in
+                let string = path.last!.stringValue
+                return string.count > 4 ? StoredCodingKeyForPort(String(string.dropFirst(4))) : path.last!
+            }
+            let tree = try JSONCodec().readTree(from: Data(#"{"----hello":"test"}"#.utf8))
+            #expect(try decoder.decode(DecodeMe.self, from: tree).hello == "test")
+        },
         PortedCase(.json, "overlargeDecimal") { () throws in #expect(fails(Decimal.self, "100e200")) },
         PortedCase(.json, "interceptLargeDecimal") { () throws in
             struct Big: Codable, Equatable {
