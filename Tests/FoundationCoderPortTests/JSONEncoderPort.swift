@@ -747,7 +747,8 @@ enum JSONEncoderPort {
             }
             let text = String(decoding: try JSONCodec().writeTree(encoder.encode(Outer())), as: UTF8.self)
             #expect(text == #"{"QQQouterValue":{"QQQnestedValue":{"QQQhelloWorld":"test"}}}"#)
-            #expect(paths.paths.sorted() == ["outerValue", "outerValue.nestedValue", "outerValue.nestedValue.helloWorld"])
+            #expect(
+                paths.paths.sorted() == ["outerValue", "outerValue.nestedValue", "outerValue.nestedValue.helloWorld"])
         },
         PortedCase(.json, "decodingKeyStrategyCustom") { () throws in
             struct DecodeMe: Decodable { var hello: String }
