@@ -16,7 +16,7 @@ enum JSONEncoderPort {
     }
 
     static let cases: [PortedCase] =
-        topLevel + strategies + containers + text + numbers + failures + keptDifferences
+        topLevel + strategies + containers + text + numbers + failures + keyConversionAndState + keptDifferences
 
     // MARK: Top-level values
 

@@ -55,6 +55,52 @@ enum PeerCases {
                     from: PeerResources.data("Generic_XML_Properties.plist"), format: nil)
                 #expect(try StoredValue(propertyList: foundation) == tree)
             },
+            PortedCase(.propertyList, "xmlErrors") { () throws in
+                let original = String(decoding: try PeerResources.data("Generic_XML_Properties.plist"), as: UTF8.self)
+                let xml = PropertyListCodec(format: .xml)
+                #expect(try xml.decode(GenericProperties.self, from: Data(original.utf8)) == GenericProperties())
+                #expect(throws: RawCodingError.self) { try xml.decode(GenericProperties.self, from: Data()) }
+                let endOfPublicID = try #require(original.range(of: "//EN")).lowerBound
+                let broken: [String: String] = [
+                    "Deleted leading <": String(original.dropFirst()),
+                    "Unterminated comment": original.replacingOccurrences(
+                        of: "<dict>", with: "<-- unending comment\n<dict>"),
+                    "Mess with DOCTYPE": original.replacingOccurrences(of: "DOCTYPE", with: "foobar"),
+                    "Early EOF": String(original[..<endOfPublicID]),
+                    "MalformedDTD": original.replacingOccurrences(of: "<!DOCTYPE", with: "<?DOCTYPE"),
+                    "Mismatched close tag": original.replacingOccurrences(of: "</array>", with: "</somethingelse>"),
+                    "Bad open tag": original.replacingOccurrences(of: "<array>", with: "<invalidtag>"),
+                    "Extra plist object": original.replacingOccurrences(
+                        of: "</plist>", with: "<string>hello</string>\n</plist>"),
+                    "Non-key inside dict": original.replacingOccurrences(
+                        of: "<key>array1</key>", with: "<string>hello</string>\n<key>array1</key>"),
+                    "Missing value for key": original.replacingOccurrences(of: "<string>value1</string>", with: ""),
+                    "Malformed real tag": original.replacingOccurrences(
+                        of: "<integer>42</integer>", with: "<real>abc123</real>"),
+                    "Empty int tag": original.replacingOccurrences(
+                        of: "<integer>42</integer>", with: "<integer></integer>"),
+                    "Strange int tag": original.replacingOccurrences(
+                        of: "<integer>42</integer>", with: "<integer>42q</integer>"),
+                    "Hex digit in non-hex int": original.replacingOccurrences(
+                        of: "<integer>42</integer>", with: "<integer>42A</integer>"),
+                    "Enormous int": original.replacingOccurrences(
+                        of: "<integer>42</integer>",
+                        with: "<integer>99999999999999999999999999999999999999999</integer>"),
+                    "Empty plist": "<plist></plist>",
+                    "Empty date": original.replacingOccurrences(
+                        of: "<date>1976-04-01T12:00:00Z</date>", with: "<date></date>"),
+                    "Empty real": original.replacingOccurrences(of: "<integer>42</integer>", with: "<real></real>"),
+                    "Fake inline DTD": original.replacingOccurrences(
+                        of: #"PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd""#,
+                        with: "[<!ELEMENT foo (#PCDATA)>]"),
+                ]
+                for (name, text) in broken.sorted(by: { $0.key < $1.key }) {
+                    #expect(text != original, "\(name) changed nothing")
+                    #expect(throws: RawCodingError.self, "\(name)") {
+                        try xml.decode(GenericProperties.self, from: Data(text.utf8))
+                    }
+                }
+            },
             PortedCase(.propertyList, "genericProperties_binary") { () throws in
                 let binary = try PropertyListCodec(format: .binary).readTree(
                     from: PeerResources.data("Generic_XML_Properties_Binary.plist"))
@@ -111,4 +157,34 @@ enum PeerCases {
                 }
             },
         ]
+}
+
+/// The values of swift-foundation's `Generic_XML_Properties.plist`, read as its suite reads them.
+struct GenericProperties: Decodable, Equatable {
+    var array1: [String] = ["arr0", "42", "false", "1976-04-01T12:00:00Z", "qrvM3QARIjM="]
+    var item1 = "value1"
+    var item2 = "value2"
+
+    enum CodingKeys: String, CodingKey { case array1, item1, item2 }
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        let keyed = try decoder.container(keyedBy: CodingKeys.self)
+        var array = try keyed.nestedUnkeyedContainer(forKey: .array1)
+        let first = try array.decode(String.self)
+        let number = try array.decode(Int.self)
+        let flag = try array.decode(Bool.self)
+        let date = try array.decode(Date.self)
+        let data = try array.decode(Data.self)
+        // 1976-04-01T12:00:00Z and the bytes the file's base64 holds.
+        guard date == Date(timeIntervalSinceReferenceDate: -781_099_200),
+            data == Data([0xaa, 0xbb, 0xcc, 0xdd, 0x00, 0x11, 0x22, 0x33])
+        else {
+            throw DecodingError.dataCorrupted(.init(codingPath: array.codingPath, debugDescription: "\(date) \(data)"))
+        }
+        array1 = [first, "\(number)", "\(flag)", "1976-04-01T12:00:00Z", "qrvM3QARIjM="]
+        item1 = try keyed.decode(String.self, forKey: .item1)
+        item2 = try keyed.decode(String.self, forKey: .item2)
+    }
 }

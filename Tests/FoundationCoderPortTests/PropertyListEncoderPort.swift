@@ -24,7 +24,7 @@ enum PropertyListEncoderPort {
         var value: Value
     }
 
-    static let cases: [PortedCase] = roundTrips + reading + more + keptDifferences
+    static let cases: [PortedCase] = roundTrips + reading + more + remaining + keptDifferences
 
     /// The binary property list of `[42, 314, 255]` as swift-foundation's tests build it, with
     /// `corrupt` applied: an array of three references, three integers, the offset table at 19

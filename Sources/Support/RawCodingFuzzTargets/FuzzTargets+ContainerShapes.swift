@@ -36,6 +36,18 @@ extension FuzzTargets {
     }
 }
 
+/// Writes part of itself, then throws.
+struct PartlyWritten: Encodable {
+    struct Refusal: Error {}
+    let value: Int
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ScriptedValue.Key.self)
+        try container.encode(value, forKey: ScriptedValue.Key(UInt8(truncatingIfNeeded: value)))
+        throw Refusal()
+    }
+}
+
 /// An `Encodable` whose `encode(to:)` runs a script of encoder calls, one per byte: the low
 /// three bits pick the call, the rest the key (one of four) or the value.
 struct ScriptedValue: Encodable, CustomStringConvertible {
@@ -121,6 +133,13 @@ struct ScriptedValue: Encodable, CustomStringConvertible {
             case (7, .encoder(let current)):
                 var single = current.singleValueContainer()
                 try single.encode(["x": Int(argument)])
+            case (7, .unkeyed(var unkeyed)):
+                // A value that writes part of itself and throws, its error caught by the model.
+                try? unkeyed.encode(PartlyWritten(value: Int(argument)))
+                frame = .unkeyed(unkeyed)
+            case (4, .encoder(let current)):
+                var keyed = current.container(keyedBy: Key.self)
+                try? keyed.encode(PartlyWritten(value: Int(argument)), forKey: Key(argument))
             default:
                 break
             }

@@ -138,6 +138,25 @@ struct SinkEncodingTests {
         }
     }
 
+    /// Catches a value's own error after the value wrote part of itself, in a keyed and an
+    /// unkeyed container (swift-foundation's `sharedSubEncoderStaleState` cases): the failed
+    /// value is not stored, partly or at all, and what follows is written as itself.
+    struct CatchingPartial: Encodable {
+        enum Keys: String, CodingKey { case before, failed, failedInDictionary, list, after }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(1, forKey: .before)
+            try? container.encode(Failing(), forKey: .failed)
+            try? container.encode(["key": Failing()], forKey: .failedInDictionary)
+            var list = container.nestedUnkeyedContainer(forKey: .list)
+            try list.encode(1)
+            try? list.encode(Failing())
+            try? list.encode([Failing()])
+            try list.encode(2)
+            try container.encode(nil as Int?, forKey: .after)
+        }
+    }
+
     /// A value whose `encode(to:)` writes into its parent's container while it runs.
     struct Reentrant: Encodable {
         enum Keys: String, CodingKey { case outer, inner, late }
@@ -211,6 +230,7 @@ struct SinkEncodingTests {
         Self.compare(SharedContainer())
         Self.compare(Mixed())
         Self.compare(Catching())
+        Self.compare(CatchingPartial())
         Self.compare(Nothing())
         Self.compare([Nothing()])
         Self.compare(["a": Nothing()])
@@ -331,6 +351,16 @@ struct SinkEncodingTests {
 
     /// An encoder kept past `encode(to:)` and written into afterwards changes nothing that was
     /// returned, and does not crash.
+    @Test func aValueThatThrowsAndIsCaughtLeavesNothingBehind() throws {
+        #expect(
+            try JSONCodec().encodeToString(CatchingPartial()) == #"{"after":null,"before":1,"list":[1,2]}"#)
+        let binary = PropertyListCodec(format: .binary)
+        #expect(
+            try binary.readTree(from: binary.encode(CatchingPartial())) == [
+                "before": 1, "list": [1, 2], "after": "$null",
+            ])
+    }
+
     @Test func anEncoderKeptPastItsCallIsHarmless() throws {
         final class Keeper: Encodable, @unchecked Sendable {
             var kept: (any Encoder)?

@@ -43,8 +43,8 @@ protocol EncodingSink {
 /// (`StoredValueEncoder`), whose result and errors are the reference: a failure of any kind,
 /// a repeated key, a second single value, writing into a container after a later one was
 /// written, or an option the sink path does not take (key conversion).
-/// Giving up is sticky, so a model that catches an error and goes on cannot leave a torn
-/// output behind.
+/// Giving up is sticky, and an error from the model's own code gives up too, so a model that
+/// catches an error and goes on cannot leave a torn or partly written value behind.
 enum SinkEncoding {
     /// The sink after encoding `value`, or `nil` where the tree path must decide.
     static func encode<Value: Encodable, Sink: EncodingSink>(
@@ -299,8 +299,21 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
             return try writeArray(unsafeBitCast(value, to: [Bool].self), step: step) { $0.context.sink.writeBool($1) }
         }
         let child = try child(step: step)
-        try value.encode(to: child)
+        try runModelCode { try value.encode(to: child) }
         try finish(child, isNested: isNested)
+    }
+
+    /// Runs the model's own code (`encode(to:)`, a custom strategy's closure). Its error gives
+    /// up for good: the tree path, where a value that threw is not stored, writes the result, so
+    /// a model that catches the error and goes on leaves no partly written value behind.
+    @inline(__always)
+    func runModelCode(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            context.abandoned = true
+            throw error
+        }
     }
 
     /// An array of a primitive as `Array.encode(to:)` writes it (a child encoder one level
@@ -420,7 +433,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
             context.sink.writeString(text)
         case .custom(let encode):
             let child = try child(step: step)
-            try encode(date, child)
+            try runModelCode { try encode(date, child) }
             // Nothing encoded is an empty dictionary, even at the top, as in JSONEncoder.
             try finish(child, isNested: true)
         }
@@ -439,7 +452,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
         case .base64: context.sink.writeString(data.base64EncodedString())
         case .custom(let encode):
             let child = try child(step: step)
-            try encode(data, child)
+            try runModelCode { try encode(data, child) }
             // Nothing encoded is an empty dictionary, even at the top, as in JSONEncoder.
             try finish(child, isNested: true)
         }
