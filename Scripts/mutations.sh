@@ -735,6 +735,90 @@ after: private mutating func addContainer(
 line: if let uid = Spec.uidValue(of: dictionary)
 becomes: if false, let uid = Spec.uidValue(of: dictionary)
 tests: BinaryPropertyListTests
+
+name: a keyed container over an encoded value drops the value
+file: Sources/RawCoding/Value/Coding/EncodingNode.swift
+after: func openKeyed()
+line: case .single, .unkeyed:
+becomes: case .single, .unkeyed: content = .keyed; return;
+tests: ContainerMergingTests
+
+name: a second nested container for a key starts over
+file: Sources/RawCoding/Value/Coding/EncodingNode.swift
+after: func nestedNode(forKey key: String
+line: if let existing = pending.last(where: { $0.slot.isKey(key) }) { return existing.node }
+becomes: if false, let existing = pending.last(where: { $0.slot.isKey(key) }) { return existing.node }
+tests: ContainerMergingTests
+
+name: a second single value replaces the first
+file: Sources/RawCoding/Value/Coding/StoredEncodingContainers.swift
+after: func store(_ value: StoredValue)
+line: case .single, .keyed, .unkeyed:
+becomes: case .single, .keyed, .unkeyed: content = .single(value); return;
+tests: ContainerMergingTests
+
+name: the sink keeps what a value wrote before its caught error
+file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
+after: func runModelCode(
+line: context.abandoned = true
+becomes: _ = context
+tests: SinkEncodingTests
+
+name: the tree decoder decodes the static type
+file: Sources/RawCoding/Value/Coding/DecodingNode+Unbox.swift
+after: Value.self is any StringKeyedDecodableDictionary.Type
+line: return try type.init(from: node)
+becomes: return try Value(from: node)
+tests: DynamicTypeDecodingTests
+
+name: the JSON scan decodes the static type
+file: Sources/RawCoding/Value/Coding/ScanDecodingNode.swift
+after: Their rules (strategies, kinds of number, the tree as held) are the tree decoder's.
+line: return try type.init(from: child(token, step: step()))
+becomes: return try Value(from: child(token, step: step()))
+tests: DynamicTypeDecodingTests
+
+name: decodeStored decodes the static type
+file: Sources/RawCoding/Evolution/EvolvingDecoding.swift
+after: guard place.defaults?.children != nil || place.ledger != nil else { return try plain() }
+line: return try type.init(from: EvolvingDecoder(
+becomes: return try Value(from: EvolvingDecoder(
+tests: DynamicTypeDecodingTests
+
+name: a JSON number too small for a Double reads as zero
+file: Sources/RawCoding/Formats/JSON/JSONReader.swift
+after: is too large for a Double", at: start)
+line: guard value != 0 || !literal.isNonzero else {
+becomes: guard true else {
+tests: NumberRangeTests
+
+name: an XML real too small for a Double reads as zero
+file: Sources/RawCoding/Formats/PropertyList/XMLPropertyListParser+Scalars.swift
+after:
+line: guard value != 0 || !isNonzero else { throw malformed(NumberParsing.underflows(shown(content)), at: offset) }
+becomes: guard true else { throw malformed(NumberParsing.underflows(shown(content)), at: offset) }
+tests: NumberRangeTests
+
+name: the XML writer writes U+0000
+file: Sources/RawCoding/Formats/PropertyList/XMLPropertyListWriter.swift
+after: special: { byte in
+line: case 0: wroteNUL = true
+becomes: case 0: append("\u{0}")
+tests: XMLPropertyListTests
+
+name: binary property lists read only bplist00
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListSpec.swift
+after: static func hasReadableHeader(
+line: bytes.count >= 8 && bytes.starts(with: readablePrefix)
+becomes: bytes.count >= 8 && bytes.starts(with: Array("bplist00".utf8))
+tests: CoreFoundationRulesTests
+
+name: JSON5 nesting limit removed
+file: Sources/RawCoding/Formats/JSON/JSON5Parser.swift
+after: mutating func enterContainer()
+line: guard depth <= maximumDepth else
+becomes: guard true else
+tests: JSON5ReaderTests
 LIST
 )
 
