@@ -76,6 +76,11 @@ struct JSON5ReaderTests {
             let error = #expect(throws: RawCodingError.self) { try reader.read(Data(text.utf8)) }
             #expect(error?.kind == .limitExceeded, "\(String(describing: error))")
         }
+        // The nesting limit is the reader's own, not only the stack's.
+        let shallow = JSONReader(limits: Limits(maximumDepth: 8), syntax: .json5)
+        #expect(throws: Never.self) { try shallow.read(Data("[[[[{a:[[[1]]]}]]]]".utf8)) }
+        let deep = #expect(throws: RawCodingError.self) { try shallow.read(Data("[[[[{a:[[[[1]]]]}]]]]".utf8)) }
+        #expect(deep?.reason.contains("deeper than 8 levels") == true, "\(String(describing: deep))")
         let limited = JSONReader(limits: Limits(maximumValueCount: 10), syntax: .json5)
         let tooMany = #expect(throws: RawCodingError.self) { try limited.read(Data("[1,2,3,4,5,6,7,8,9,10,11,]".utf8)) }
         #expect(tooMany?.kind == .limitExceeded)
