@@ -68,25 +68,41 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
             : try encode(value, with: encoder, format: XMLPropertyListTreeFormat(), limits: limits)
     }
 
-    /// The reader for `data`: binary by its signature, XML when it starts with `<`, and an
+    /// The layouts a property-list codec reads.
+    enum ReadLayout {
+        case binary, xml, openStep
+    }
+
+    /// The layout `data` holds: binary by its signature, XML when it starts with `<`, and an
     /// OpenStep property list (`{ key = value; }`, read as `PropertyListDecoder` reads it: every
     /// scalar a string or data) when it starts as one; XML otherwise, whose reader says why not.
-    static func readingFormat(for data: Data) -> any TreeFormat {
-        if BinaryPropertyListTreeFormat.hasSignature(data) { return BinaryPropertyListTreeFormat() }
+    /// Each layout is then read through its own specialized path, not an existential format.
+    static func readLayout(of data: Data) -> ReadLayout {
+        if BinaryPropertyListTreeFormat.hasSignature(data) { return .binary }
         if !XMLPropertyListTreeFormat.hasSignature(data), OpenStepPropertyListTreeFormat.hasSignature(data) {
-            return OpenStepPropertyListTreeFormat()
+            return .openStep
         }
-        return XMLPropertyListTreeFormat()
+        return .xml
     }
 
     /// Reads either layout, whichever `data` holds, and OpenStep property lists.
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value {
-        try decode(type, from: data, with: decoder, format: Self.readingFormat(for: data), limits: limits)
+        switch Self.readLayout(of: data) {
+        case .binary:
+            try decode(type, from: data, with: decoder, format: BinaryPropertyListTreeFormat(), limits: limits)
+        case .xml: try decode(type, from: data, with: decoder, format: XMLPropertyListTreeFormat(), limits: limits)
+        case .openStep:
+            try decode(type, from: data, with: decoder, format: OpenStepPropertyListTreeFormat(), limits: limits)
+        }
     }
 
     /// Reads either layout, whichever `data` holds, and OpenStep property lists.
     public func readTree(from data: Data) throws(RawCodingError) -> StoredValue {
-        try readTree(from: data, format: Self.readingFormat(for: data), limits: limits)
+        switch Self.readLayout(of: data) {
+        case .binary: try readTree(from: data, format: BinaryPropertyListTreeFormat(), limits: limits)
+        case .xml: try readTree(from: data, format: XMLPropertyListTreeFormat(), limits: limits)
+        case .openStep: try readTree(from: data, format: OpenStepPropertyListTreeFormat(), limits: limits)
+        }
     }
 
     public func writeTree(_ tree: StoredValue) throws(RawCodingError) -> Data {
