@@ -19,6 +19,19 @@ fi
 as_owner() {
     if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
+# The server outlives this script, and keeps every descriptor it inherits. A test that restarts
+# it while another test waits for a child's pipe to reach its end would hang: the server would
+# hold that pipe's write end open. So the server gets only stdin, stdout and stderr (and not
+# fd 255, which bash reads this script from). Linux only (/proc); elsewhere nothing is closed.
+close_inherited_descriptors() {
+    local path fd
+    [ -d "/proc/$BASHPID/fd" ] || return 0
+    for path in "/proc/$BASHPID/fd/"*; do
+        fd=${path##*/}
+        if [ "$fd" -gt 2 ] && [ "$fd" != 255 ]; then eval "exec $fd>&-" 2> /dev/null || true; fi
+    done
+}
+close_inherited_descriptors
 case "${1:-}" in
 start)
     # Short: a Unix socket's path must stay under about 100 bytes.
