@@ -13,7 +13,8 @@ struct PostgresClusterScriptTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Scripts/postgres-cluster.sh").standardizedFileURL.path
 
-    static let serverBinaries = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
+    static let serverBinaries =
+        (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
         .contains { FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/pg_ctl") } ?? false
 
     #if os(Linux)
