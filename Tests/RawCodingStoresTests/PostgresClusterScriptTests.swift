@@ -28,30 +28,18 @@ struct PostgresClusterScriptTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             let printed = folder.appendingPathComponent("cluster").path
             // The shell's descriptor 7 is the write end of our pipe, as a pipe of another test
-            // would be; the script's output goes to a file. Spawned and reaped directly, not with
-            // Foundation's Process, whose waitUntilExit would wait for the server as well.
+            // would be; the script's output goes to a file. Run without Foundation's Process,
+            // whose wait would wait for the server as well (``PostgresServer/run(arguments:)``).
             var ends: [Int32] = [0, 0]
             try #require(pipe(&ends) == 0)
             defer { close(ends[0]) }
-            let arguments = [
+            let status = try PostgresServer.run(arguments: [
                 "/bin/bash", "-c", #"exec 7>&"$2"; "$0" start > "$1""#, Self.script, printed, "\(ends[1])",
-            ]
-            var pointers = arguments.map { strdup($0) } + [nil]
-            defer { for pointer in pointers { free(pointer) } }
-            var pid: pid_t = 0
-            try #require(posix_spawn(&pid, "/bin/bash", nil, nil, &pointers, environ) == 0)
+            ])
             close(ends[1])
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
             let lines = try String(contentsOfFile: printed, encoding: .utf8).split(separator: "\n")
             let cluster = try #require(lines.first.map(String.init), "the script printed nothing")
-            defer {
-                var stopper: pid_t = 0
-                let stopArguments = ["/bin/bash", Self.script, "stop", cluster]
-                var stop = stopArguments.map { strdup($0) } + [nil]
-                if posix_spawn(&stopper, "/bin/bash", nil, nil, &stop, environ) == 0 { waitpid(stopper, nil, 0) }
-                for pointer in stop { free(pointer) }
-            }
+            defer { _ = try? PostgresServer.run(arguments: ["/bin/bash", Self.script, "stop", cluster]) }
             #expect(status == 0)
             // Every writer has exited but the server: the pipe reaches its end unless the
             // server holds it. Waiting at most 30 s, never for ever.

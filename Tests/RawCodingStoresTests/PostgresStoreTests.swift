@@ -41,11 +41,15 @@ enum PostgresServer {
     /// Runs `command` with `/bin/sh` and waits for it. Not `Foundation.Process`: on Linux its
     /// wait also waits for the server that `pg_ctl` leaves running, forever.
     static func run(_ command: String) throws -> Int32 {
+        try run(arguments: ["/bin/sh", "-c", command])
+    }
+
+    /// Runs the program `arguments[0]` (a path) with `arguments` and waits for it, as ``run(_:)``.
+    static func run(arguments: [String]) throws -> Int32 {
         var pid: pid_t = 0
-        let arguments = ["/bin/sh", "-c", command]
         var pointers = arguments.map { strdup($0) } + [nil]
         defer { for pointer in pointers { free(pointer) } }
-        try #require(posix_spawn(&pid, "/bin/sh", nil, nil, &pointers, environ) == 0)
+        try #require(posix_spawn(&pid, arguments[0], nil, nil, &pointers, environ) == 0)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return status
