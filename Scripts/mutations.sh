@@ -30,6 +30,20 @@ export SWIFT_BACKTRACE=enable=no  # a crash is a catch; symbolicating it only co
 # first line containing `line` at or after the first line containing `after`), the text it
 # replaces in that line, and a --filter for the tests that must fail.
 mutations=$(cat <<'LIST'
+name: plain stored decode keeps no unknown key of an unopened object
+file: Sources/RawCoding/Value/Coding/ScanDecodingNode.swift
+after: func askedForEveryKey(at token: Int) -> Bool
+line: guard let marks, marks[token] else { return false }
+becomes: guard let marks, marks[token] else { return true }
+tests: ScanEvolutionTests
+
+name: plain stored decode keeps no key the model did not ask for
+file: Sources/RawCoding/Value/Coding/ScanDecodingNode.swift
+after: func askedForEveryKey(at token: Int) -> Bool
+line: guard marks[position], askedForEveryKey(at: position + 1) else { return false }
+becomes: guard askedForEveryKey(at: position + 1) else { return false }
+tests: ScanEvolutionTests
+
 name: JSON scan nesting limit removed
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: private mutating func run()

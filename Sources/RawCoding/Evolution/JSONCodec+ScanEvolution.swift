@@ -30,7 +30,7 @@ extension JSONCodec {
                         value: try root.unbox(0, as: type, step: nil), unknownKeys: .none, storedVersion: nil,
                         filledKeyPaths: [])
                 }
-                if context.scan.tokens[0].kind != .object, let value = decodedWithNothingToFill(type, root: root) {
+                if let value = decodedWithNothingToFillOrKeep(type, root: root) {
                     return StoredDecoding(value: value, unknownKeys: .none, storedVersion: nil, filledKeyPaths: [])
                 }
                 let decoding = EvolvingDecoding(defaults: defaults, snakeCase: false, rootType: type)
@@ -53,15 +53,18 @@ extension JSONCodec {
 
     /// The value decoded plainly, when that is what the evolving decode would return: when
     /// no keyed container was asked for a key it lacks, since filling happens only there, and
-    /// when the top is not an object, since unknown keys are kept only in objects under keys
-    /// the model knows, never inside arrays. `nil` otherwise: a key was missing (the evolving
-    /// decode may fill it) or the plain decode failed (it may have failed on such a key).
-    private func decodedWithNothingToFill<Value: Decodable>(_ type: Value.Type, root: ScanDecodingNode) -> Value? {
+    /// when the model asked for every key of every object the evolving decode's ledger would
+    /// look into (``ScanDecodingContext/askedForEveryKey(at:)``), so there is no unknown key to
+    /// keep. `nil` otherwise: a key was missing (the evolving decode may fill it), a key was not
+    /// asked for (it is kept), or the plain decode failed (it may have failed on such a key).
+    private func decodedWithNothingToFillOrKeep<Value: Decodable>(_ type: Value.Type, root: ScanDecodingNode) -> Value?
+    {
         let context = root.context
         context.missedKeys = 0
+        context.startMarking()
         do {
             let value = try root.unbox(0, as: type, step: nil)
-            return context.missedKeys == 0 ? value : nil
+            return context.missedKeys == 0 && context.askedForEveryKey(at: 0) ? value : nil
         } catch {
             // Not swallowed: the evolving decode that follows throws what applies.
             return nil

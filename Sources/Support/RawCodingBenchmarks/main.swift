@@ -5,6 +5,7 @@ import RawCodingStores
 
 // Side-by-side timings against Foundation, measured in the same run.
 // Run: swift run -c release RawCodingBenchmarks [runs] [--originals DIR] [--only GROUP]...
+// Instructions per call of the small group under callgrind: Scripts/instructions.sh.
 
 // Profiling: swift run -c release RawCodingBenchmarks profile DOCUMENT OPERATION [repeats]
 // repeats one of our operations (json-encode, json-decode, binary-encode, binary-decode,
@@ -14,7 +15,7 @@ import RawCodingStores
 // StoredDefault & StoredVersioned records), for `perf record`.
 
 /// The command line: `[runs] [--originals DIR] [--only GROUP]...`, groups being originals,
-/// engine, stored, stores, databases, catalog, canada and twitter.
+/// small, engine, stored, stores, databases, catalog, canada and twitter.
 enum Options {
     static let arguments = Array(CommandLine.arguments.dropFirst())
     static let only: [String] = arguments.indices.compactMap { index in
@@ -117,6 +118,11 @@ if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
 
     if CommandLine.arguments.dropFirst().first == "profile" {
         do { try profile(Array(CommandLine.arguments.dropFirst(2))) } catch { fail("\(error)") }
+        exit(0)
+    }
+
+    if CommandLine.arguments.dropFirst().first == "instructions" {
+        do { try countInstructions(Array(CommandLine.arguments.dropFirst(2))) } catch { fail("\(error)") }
         exit(0)
     }
 }
@@ -320,6 +326,7 @@ if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
                 print("original files: skipped (none at \(Originals.defaultDirectory); pass --originals DIR)")
             }
         }
+        if wanted("small") { for row in try smallComparisons() { print(row.line) } }
         if wanted("engine") { for row in try engineRows(catalog) { print(row.line) } }
         if wanted("stored") { for row in try storedRows(catalog) { print(row.line) } }
         if wanted("stores") { for row in try storeRows() { print(row.line) } }

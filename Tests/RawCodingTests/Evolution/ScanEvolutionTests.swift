@@ -168,6 +168,77 @@ struct ScanEvolutionTests {
         #expect(filled > 20)
     }
 
+    /// Reads nothing of what it is given: every key of an object there is unknown to it.
+    struct Ignoring: Codable, Equatable {
+        init() {}
+        init(from decoder: any Decoder) throws {}
+        func encode(to encoder: any Encoder) throws {}
+    }
+
+    /// An object of everything a model may do with a key: decode a type, read a dictionary or
+    /// a tree whole, ignore the value, look only at whether it is there.
+    struct Holder: Codable, Equatable {
+        var item: Item?
+        var map: [String: Int]?
+        var raw: StoredValue?
+        var ignored: Ignoring?
+        var present: Bool
+
+        enum CodingKeys: String, CodingKey { case item, map, raw, ignored, flagged }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            item = try container.decodeIfPresent(Item.self, forKey: .item)
+            map = try container.decodeIfPresent([String: Int].self, forKey: .map)
+            raw = try container.decodeIfPresent(StoredValue.self, forKey: .raw)
+            ignored = try container.decodeIfPresent(Ignoring.self, forKey: .ignored)
+            present = container.contains(.flagged)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(item, forKey: .item)
+            try container.encodeIfPresent(map, forKey: .map)
+            try container.encodeIfPresent(raw, forKey: .raw)
+            try container.encodeIfPresent(ignored, forKey: .ignored)
+            if present { try container.encode(true, forKey: .flagged) }
+        }
+    }
+
+    /// Objects at the top and inside, each key read in one of the ways `Holder` reads, or not
+    /// at all: the plain read is taken only where the evolving one would keep no key.
+    @Test func givesWhatTheTreeGivesOnRandomObjects() {
+        var generator = SeededGenerator(state: 0x0B_1EC7)
+        let item = [
+            "{\"id\":1,\"name\":\"i\",\"flag\":true}", "{\"id\":1,\"name\":\"i\",\"flag\":true,\"new\":{}}", "{}",
+        ]
+        let values: [String: [String]] = [
+            "item": item + ["null", "[]"],
+            "map": ["{\"a\":1}", "{}", "{\"a\":{\"b\":1}}", "null"],
+            "raw": ["{\"x\":{\"y\":[1]}}", "[{}]", "2"],
+            "ignored": ["{\"gone\":1}", "{}", "[1]", "\"text\""],
+            "flagged": ["true", "{\"inside\":1}"],
+            "extra": ["1", "{\"a\":1}", "[{\"b\":2}]"],
+        ]
+        let keys = values.keys.sorted()
+        var kept = 0
+        var plain = 0
+        for _ in 0..<400 {
+            let chosen = keys.filter { _ in Bool.random(using: &generator) }
+            let entries = chosen.map { key in "\"\(key)\":\(values[key]!.randomElement(using: &generator)!)" }
+            let text = "{" + entries.joined(separator: ",") + "}"
+            Self.compare(Holder.self, text)
+            Self.compare([Holder].self, "[\(text)]")
+            Self.compare(Ignoring.self, text)
+            if let read = try? JSONCodec().decodeStored(Holder.self, from: Data(text.utf8)) {
+                if read.unknownKeys == .none { plain += 1 } else { kept += 1 }
+            }
+        }
+        // Both outcomes are exercised.
+        #expect(kept > 50)
+        #expect(plain > 20)
+    }
+
     /// Where the plain read would succeed, the default still fills what is missing.
     @Test func fillsWhatAPlainReadWouldTolerate() throws {
         let read = try JSONCodec().decodeStored([Lenient].self, from: Data(#"[{"label":"x"},{"count":2}]"#.utf8))

@@ -10,6 +10,10 @@ final class ScanDecodingContext {
     /// fills nothing: a keyed container over it fails either way. The tree decoder's keyed
     /// containers never serve a decode from the scan.)
     var missedKeys = 0
+    /// While a stored decode asks whether the model read every key, one mark per token: set on
+    /// each key the model asked for (found or counted by `allKeys`) and on each object it opened
+    /// with a keyed container. `nil` otherwise, which costs the lookups one test.
+    private(set) var marks: UnsafeMutableBufferPointer<Bool>?
     private let storage: UnsafeMutableBufferPointer<UInt8>
 
     /// The decoding context for `data`, or `nil` when the scan leaves it to the tree reader.
@@ -25,7 +29,38 @@ final class ScanDecodingContext {
         tree = DecodingContext(options: options)
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        marks?.deallocate()
+    }
+
+    /// Starts marking what the model asks for, from no marks.
+    func startMarking() {
+        if marks == nil { marks = .allocate(capacity: scan.tokens.count) }
+        marks.unsafelyUnwrapped.initialize(repeating: false)
+    }
+
+    @inline(__always)
+    func mark(_ token: Int) {
+        if let marks { marks[token] = true }
+    }
+
+    /// Whether, in the value at `token`, the model asked for every key of each object it
+    /// reached through keys from there and opened each such object: where the evolving
+    /// decode's ledger would find no unknown key (``JSONScan/hasUnknownKeys(at:ledger:)``). Only
+    /// objects are looked into, since nothing inside an array is kept as unknown. Needs
+    /// ``startMarking()`` before the decode.
+    func askedForEveryKey(at token: Int) -> Bool {
+        let entry = scan.tokens[token]
+        guard entry.kind == .object, entry.length > 0 else { return true }
+        guard let marks, marks[token] else { return false }
+        var position = token + 1
+        for _ in 0..<entry.length {
+            guard marks[position], askedForEveryKey(at: position + 1) else { return false }
+            position = scan.after(position + 1)
+        }
+        return true
+    }
 }
 
 /// One `Decoder` of a decode straight from a ``JSONScan``: a token and where it is.
@@ -105,6 +140,7 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
         guard context.scan.tokens[token].kind == .object else {
             return try unboxedByTree(token, step: nil) { node, _ in try node.container(keyedBy: type) }
         }
+        context.mark(token)
         return KeyedDecodingContainer(ScanKeyedDecodingContainer<Key>(node: self))
     }
 
@@ -310,6 +346,7 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         var position = node.token + 1
         for _ in 0..<count {
             if let key = Key(stringValue: node.context.scan.keyString(at: position)) { keys.append(key) }
+            node.context.mark(position)
             position = node.context.scan.after(position + 1)
         }
         return keys
@@ -334,6 +371,7 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                 if entry == count { (position, entry) = (node.token + 1, 0) }
                 let next = context.scan.after(position + 1)
                 if context.scan.key(at: position, equals: bytes) {
+                    context.mark(position)
                     if hint != nil, moving { node.keyHint = (next, entry + 1) }
                     return position + 1
                 }
