@@ -149,7 +149,7 @@ extension Codec {
         _ value: Value, with encoder: StoredValueEncoder, limits: Limits, into sink: Sink,
         finish: (inout Sink) -> [UInt8]?
     ) throws(RawCodingError) -> Data? {
-        guard !(Value.self is any StoredVersioned.Type) else { return nil }
+        guard !TypeTraits.of(Value.self).isStoredVersioned else { return nil }
         return try RecursionGuard.codecScope(encoding: Value.self) { () -> Data? in
             guard var written = SinkEncoding.encode(value, options: encoder, limits: limits, into: sink),
                 let bytes = finish(&written), bytes.count <= limits.maximumInputBytes

@@ -197,7 +197,7 @@ public struct JSONCodec: StringCodec, Hashable {
         // Straight from a flat scan of the bytes, when the scan takes the document; otherwise
         // (and for key conversion, versioned payloads and a tree asked for) from the tree.
         if keys == .useDefaultKeys, format.readsPlainJSON, Value.self != StoredValue.self,
-            !(Value.self is any StoredVersioned.Type),
+            !TypeTraits.of(Value.self).isStoredVersioned,
             let value = try RecursionGuard.codecScope(
                 decoding: Value.self,
                 { () throws -> Value? in

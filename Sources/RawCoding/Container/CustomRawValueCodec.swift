@@ -28,7 +28,7 @@ public protocol CustomRawValueCodec {
 /// release-mode test run in `.ci/run` guards the workaround.
 @inline(never)
 func rawValueCodec<Value>(for type: Value.Type) -> any StringCodec {
-    if let custom = type as? any CustomRawValueCodec.Type {
+    if TypeTraits.of(type).hasCustomRawValueCodec, let custom = type as? any CustomRawValueCodec.Type {
         return customCodec(of: custom)
     }
     return JSONCodec.json

@@ -33,6 +33,8 @@ enum RecursionGuard {
         /// Scopes that throw a read failure of `init?(rawValue:)` themselves.
         var readScopes = 0
         var parkedFailure: RawCodingError?
+        /// This thread's conformances found so far (``TypeTraits``).
+        let traits = TypeTraitsTable()
     }
 
     private static let key: pthread_key_t = {

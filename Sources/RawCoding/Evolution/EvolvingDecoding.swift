@@ -40,7 +40,7 @@ final class EvolvingDecoding: @unchecked Sendable {
     }
 
     /// Types decoded as they are (see ``EvolutionLeaf``).
-    static func isLeaf(_ type: Any.Type) -> Bool { type is any EvolutionLeaf.Type }
+    static func isLeaf(_ type: Any.Type) -> Bool { TypeTraits.of(type).isEvolutionLeaf }
 
     /// What `type` is to this decode, found once per type.
     func kind<Value>(of type: Value.Type) throws -> Kind {
@@ -49,7 +49,7 @@ final class EvolvingDecoding: @unchecked Sendable {
         let kind: Kind
         if Self.isLeaf(type) {
             kind = .leaf
-        } else if let withDefault = type as? any StoredDefault.Type {
+        } else if TypeTraits.of(type).isStoredDefault, let withDefault = type as? any StoredDefault.Type {
             kind = .withDefault(try DefaultNode.capture(withDefault.defaultValue))
         } else {
             kind = .plain

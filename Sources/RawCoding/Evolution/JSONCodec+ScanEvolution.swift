@@ -14,7 +14,7 @@ extension JSONCodec {
         _ type: Value.Type, from data: Data, defaultValue: Value?, recordingUnknownKeys: Bool
     ) throws(RawCodingError) -> StoredDecoding<Value>? {
         guard keys == .useDefaultKeys, format.readsPlainJSON, Value.self != StoredValue.self,
-            !(Value.self is any StoredVersioned.Type)
+            !TypeTraits.of(Value.self).isStoredVersioned
         else { return nil }
         let defaults = try StoredEvolution.defaults(of: Value.self, given: defaultValue)
         let options = decoder

@@ -15,7 +15,7 @@ enum StoredEvolution {
     ) throws(RawCodingError) -> StoredDecoding<Value> {
         var payload = tree
         var storedVersion: Int?
-        if let versioned = Value.self as? any StoredVersioned.Type {
+        if TypeTraits.of(Value.self).isStoredVersioned, let versioned = Value.self as? any StoredVersioned.Type {
             let opened = try VersionEnvelope.open(tree, as: Value.self)
             payload = opened.payload
             storedVersion = opened.version
@@ -44,7 +44,7 @@ enum StoredEvolution {
     {
         do {
             if let defaultValue { return try capture(defaultValue) }
-            if let withDefault = Value.self as? any StoredDefault.Type {
+            if TypeTraits.of(Value.self).isStoredDefault, let withDefault = Value.self as? any StoredDefault.Type {
                 return try DefaultNode.capture(withDefault.defaultValue)
             }
             return nil

@@ -36,7 +36,10 @@ enum VersionEnvelope {
     /// is ``StoredVersioned``: what every write of a codec stores, so that no call writes a
     /// versioned value that would read back as version 1 and be migrated again.
     static func recording<Value>(_ tree: StoredValue, for type: Value.Type) throws(RawCodingError) -> StoredValue {
-        guard let versioned = Value.self as? any StoredVersioned.Type else { return tree }
+        guard TypeTraits.of(Value.self).isStoredVersioned, let versioned = Value.self as? any StoredVersioned.Type
+        else {
+            return tree
+        }
         let version = versioned.storedVersion
         guard version >= 1 else {
             throw StoredEvolution.configurationError(Value.self, "storedVersion is \(version); versions start at 1")
@@ -51,7 +54,8 @@ enum VersionEnvelope {
     /// version: a plain decode never migrates, and never reads an older payload as if it were
     /// current.
     static func plainPayload<Value>(_ tree: StoredValue, for type: Value.Type) throws(RawCodingError) -> StoredValue {
-        guard let versioned = Value.self as? any StoredVersioned.Type, case .dictionary(let dictionary) = tree,
+        guard TypeTraits.of(Value.self).isStoredVersioned, let versioned = Value.self as? any StoredVersioned.Type,
+            case .dictionary(let dictionary) = tree,
             dictionary[versionKey] != nil
         else { return tree }
         let (version, payload, _) = try open(tree, as: Value.self)
@@ -73,7 +77,8 @@ enum VersionEnvelope {
     /// current version; otherwise `tree` as it is. A typed migration step uses it on the new
     /// type's encoding, whose result is a payload, not a stored value.
     static func removingCurrentVersion<Value>(_ tree: StoredValue, for type: Value.Type) -> StoredValue {
-        guard let versioned = Value.self as? any StoredVersioned.Type, case .dictionary(let dictionary) = tree,
+        guard TypeTraits.of(Value.self).isStoredVersioned, let versioned = Value.self as? any StoredVersioned.Type,
+            case .dictionary(let dictionary) = tree,
             let recorded = dictionary[versionKey], version(of: recorded) == versioned.storedVersion
         else { return tree }
         return payload(of: dictionary)
