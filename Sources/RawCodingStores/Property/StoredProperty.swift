@@ -60,6 +60,9 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     private let registrar = ObservationRegistrar()
     private let delivery = DispatchQueue(label: "RawCodingStores.StoredProperty.delivery")
     private let observation = Locked<StoreObservation?>(nil)
+    /// `\.value`, made once: a key path into a generic class is instantiated anew (about
+    /// 14,000 instructions) each time the literal is evaluated, and every read names it.
+    private let valueKeyPath: any KeyPath<StoredProperty, Value> & Sendable
 
     /// Creates a property over `key` in `store`.
     /// - Parameters:
@@ -71,6 +74,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         self.store = store
         self.defaultValue = defaultValue
         self.codec = store.codec
+        valueKeyPath = \StoredProperty.value
         let token = store.observe { [weak self] change in
             guard let self, change.affects(key) else { return }
             self.storeDidChange()
@@ -84,8 +88,8 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// `RawCodingDiagnostics` as `writeFailed` (use ``set(_:)`` to get the error thrown).
     public var value: Value {
         get {
-            registrar.access(self, keyPath: \.value)
-            return current().value
+            registrar.access(self, keyPath: valueKeyPath)
+            return currentValue()
         }
         set {
             do throws(RawCodingError) {
@@ -99,7 +103,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// Why the stored payload did not decode or the last write failed; `nil` after a
     /// successful read or write.
     public var error: RawCodingError? {
-        registrar.access(self, keyPath: \.value)
+        registrar.access(self, keyPath: valueKeyPath)
         return current().error
     }
 
@@ -158,7 +162,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
             }
             if hasStreams { delivery.async { [self] in deliverCurrent() } }
         }
-        registrar.withMutation(of: self, keyPath: \.value) {}
+        registrar.withMutation(of: self, keyPath: valueKeyPath) {}
     }
 
     /// Payloads of this key that were set aside because they did not decode, oldest first.
@@ -188,6 +192,24 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     // MARK: Loading and changes
 
     /// The loaded state, reading the store if nothing is loaded or the store changed.
+    /// ``current()``'s value alone: a read copies the value, not the loaded state around it.
+    private func currentValue() -> Value {
+        loaded.withLock { loaded in
+            if let value = loaded?.value, !takeStale() { return value }
+            let fresh = load()
+            loaded = fresh
+            return fresh.value
+        }
+    }
+
+    /// Whether the store changed since the value was loaded, clearing the flag.
+    private func takeStale() -> Bool {
+        flags.withLock { flags in
+            defer { flags.stale = false }
+            return flags.stale
+        }
+    }
+
     private func current() -> Loaded {
         loaded.withLock { loaded in
             let stale = flags.withLock { flags in
@@ -263,7 +285,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
             flags.stale = true
             flags.changes += 1
         }
-        registrar.withMutation(of: self, keyPath: \.value) {}
+        registrar.withMutation(of: self, keyPath: valueKeyPath) {}
         guard hasStreams else { return }
         delivery.async { [weak self] in self?.deliverCurrent() }
     }
