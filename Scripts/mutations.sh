@@ -44,6 +44,13 @@ line: guard marks[position], askedForEveryKey(at: position + 1) else { return fa
 becomes: guard askedForEveryKey(at: position + 1) else { return false }
 tests: ScanEvolutionTests
 
+name: key orders kept across calls used for other keys
+file: Sources/RawCoding/Formats/Shared/KeyOrder.swift
+after: func known(count: Int, key: (Int) -> String) -> [Int]? {
+line: for slot in lists[count].indices where KeyOrder.matches(lists[count][slot].keys, key) {
+becomes: for slot in lists[count].indices where !lists[count][slot].keys.isEmpty {
+tests: JSONWriterTests
+
 name: JSON scan nesting limit removed
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: private mutating func run()

@@ -35,6 +35,8 @@ enum RecursionGuard {
         var parkedFailure: RawCodingError?
         /// This thread's conformances found so far (``TypeTraits``).
         let traits = TypeTraitsTable()
+        /// The key orders this thread's writers found (``KeyOrder``).
+        let keyOrders = KeyOrderCache()
     }
 
     private static let key: pthread_key_t = {

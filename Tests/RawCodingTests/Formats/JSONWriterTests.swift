@@ -81,6 +81,48 @@ struct JSONWriterTests {
         #expect(try text(.array(manyShapes)) == written)
     }
 
+    /// Key orders found by one call are kept for the next ones on the same thread: every
+    /// call, on every thread, still gets its own keys in order, whatever lists of the same
+    /// length came before (more than the few kept per length).
+    @Test func keyOrdersKeptAcrossCallsAreUsedOnlyForTheSameKeys() throws {
+        let shapes: [[String: Int]] = (0..<7).map { shape in
+            Dictionary(uniqueKeysWithValues: (0..<5).map { ("k\((shape * 7 + $0 * 3) % 10)\($0)", $0 + shape) })
+        }
+        @Sendable func expected(_ dictionary: [String: Int]) -> String {
+            let keys = dictionary.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            return "{" + keys.map { "\"\($0)\":\(dictionary[$0]!)" }.joined(separator: ",") + "}"
+        }
+        let failures = Collected<String>()
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for round in 0..<3 {
+                for index in shapes.indices {
+                    let shape = shapes[(index * (thread + 1) + round) % shapes.count]
+                    do {
+                        let text = try JSONCodec().encodeToString(shape)
+                        if text != expected(shape) { failures.append(text) }
+                        let xml = try PropertyListCodec(format: .xml).encode(shape)
+                        let binary = try PropertyListCodec(format: .binary).encode(shape)
+                        let fromXML = try PropertyListSerialization.propertyList(from: xml, format: nil)
+                        let fromBinary = try PropertyListSerialization.propertyList(from: binary, format: nil)
+                        if (fromXML as? [String: Int]) != shape || (fromBinary as? [String: Int]) != shape {
+                            failures.append("plist of \(shape)")
+                        }
+                        if String(decoding: xml, as: UTF8.self).contains("<key>") {
+                            let keys = String(decoding: xml, as: UTF8.self).components(separatedBy: "<key>").dropFirst()
+                                .map { String($0.prefix { $0 != "<" }) }
+                            if keys != keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+                                failures.append("XML keys \(keys)")
+                            }
+                        }
+                    } catch {
+                        failures.append("\(error)")
+                    }
+                }
+            }
+        }
+        #expect(failures.all == [])
+    }
+
     @Test func prettyLayout() throws {
         let value: StoredValue = ["b": [1, [], [:], ["x": "y"]], "a": .null]
         #expect(
