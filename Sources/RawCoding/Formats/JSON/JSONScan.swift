@@ -328,18 +328,20 @@ struct JSONScan {
     private mutating func hasRepeatedKey(_ token: Int) -> Bool {
         let count = tokens[token].length
         if count > 12 { return hasRepeatedKeyHash(token, count: count) }
-        hashes.removeAll(keepingCapacity: true)
-        var position = token + 1
-        for _ in 0..<count {
-            hashes.append(tokens[position].payload)
-            position = after(position + 1)
-        }
-        for later in 1..<count {
-            for earlier in 0..<later where hashes[earlier] == hashes[later] {
-                return hasRepeatedKeyBytes(token)  // a repeated key, or two keys with one hash
+        // On the stack: a small object's check allocates nothing.
+        let collides = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 12) { hashes -> Bool in
+            var position = token + 1
+            for index in 0..<count {
+                hashes[index] = tokens[position].payload
+                position = after(position + 1)
             }
+            for later in 1..<count {
+                for earlier in 0..<later where hashes[earlier] == hashes[later] { return true }
+            }
+            return false
         }
-        return false
+        // A repeated key, or two keys with one hash.
+        return collides && hasRepeatedKeyBytes(token)
     }
 
     /// ``hasRepeatedKey(_:)`` for a larger object: its hashes go into an open-addressing table
