@@ -151,9 +151,9 @@ tests: SinkEncodingTests
 
 name: evolving decode from the scan ignores missed keys
 file: Sources/RawCoding/Evolution/JSONCodec+ScanEvolution.swift
-after: private func decodedWithNothingToFill<Value: Decodable>(
-line: return context.missedKeys == 0 ? value : nil
-becomes: return value
+after: private func decodedWithNothingToFillOrKeep<Value: Decodable>(
+line: return context.missedKeys == 0 && context.askedForEveryKey(at: 0) ? value : nil
+becomes: return context.askedForEveryKey(at: 0) ? value : nil
 tests: ScanEvolutionTests
 
 name: evolving decode from the scan misses unknown keys
@@ -397,7 +397,7 @@ tests: JSONWriterTests|GoldenFileTests|GoldenOracleTests
 name: key-order cache reuses an order for other keys
 file: Sources/RawCoding/Formats/Shared/KeyOrder.swift
 after:
-line: for (slot, candidate) in known.enumerated() where matches(candidate.keys, key) {
+line: for (slot, candidate) in known.enumerated() where Self.matches(candidate.keys, key) {
 becomes: for (slot, candidate) in known.enumerated() where candidate.keys.count == count {
 tests: JSONWriterTests|SinkEncodingTests
 
