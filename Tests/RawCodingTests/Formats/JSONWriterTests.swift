@@ -68,6 +68,10 @@ struct JSONWriterTests {
         for round in 0..<3 {
             for shape in 0..<6 {
                 manyShapes.append(.dictionary(["k\(5 - shape)": .int(Int64(round)), "k\(shape)x": 1]))
+                // Longer than the lists each thread keeps: the writer's own cache.
+                var long = StoredDictionary()
+                for index in 0..<40 { long["\((index * 7 + shape * 11) % 40)-\(shape)"] = .int(Int64(index)) }
+                manyShapes.append(.dictionary(long))
             }
         }
         let written = try text(.array(manyShapes))
