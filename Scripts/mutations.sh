@@ -638,6 +638,13 @@ line: needsSetAside: true)
 becomes: needsSetAside: false)
 tests: DecodeFailureTests|StoreContractTests
 
+name: a cached @Stored read ignores a change made elsewhere
+file: Sources/RawCodingStores/Property/StoredProperty.swift
+after: private func currentValue() -> Value {
+line: cached = flags.cached && !flags.stale
+becomes: cached = flags.cached
+tests: StoreContractTests|AdapterTests
+
 name: @Stored drops unknown keys on write-back
 file: Sources/RawCodingStores/Property/StoredProperty.swift
 after: private func commit(
