@@ -54,7 +54,7 @@ tests: JSONWriterTests
 name: JSON scan nesting limit removed
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: private mutating func run()
-line: guard open.count <= maximumDepth else
+line: guard depth <= maximumDepth else
 becomes: guard true else
 tests: JSONScanDecodingTests
 
@@ -68,7 +68,7 @@ tests: JSONScanDecodingTests
 name: JSON scan takes repeated keys
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: private mutating func run()
-line: if closed.isObject, closed.count > 1, hasRepeatedKey(closed.token)
+line: if isObject, tokens[closed].length > 1, hasRepeatedKey(closed)
 becomes: if false
 tests: JSONScanDecodingTests
 
@@ -152,8 +152,8 @@ tests: SinkEncodingTests
 name: evolving decode from the scan ignores missed keys
 file: Sources/RawCoding/Evolution/JSONCodec+ScanEvolution.swift
 after: private func decodedWithNothingToFillOrKeep<Value: Decodable>(
-line: return context.missedKeys == 0 && context.askedForEveryKey(at: 0) ? value : nil
-becomes: return context.askedForEveryKey(at: 0) ? value : nil
+line: guard context.missedKeys == 0, context.askedForEveryKey(at: 0) else
+becomes: guard context.askedForEveryKey(at: 0) else
 tests: ScanEvolutionTests
 
 name: evolving decode from the scan misses unknown keys

@@ -193,22 +193,24 @@ public struct JSONCodec: StringCodec, Hashable {
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value {
-        let decoder = self.decoder
         // Straight from a flat scan of the bytes, when the scan takes the document; otherwise
         // (and for key conversion, versioned payloads and a tree asked for) from the tree.
-        if keys == .useDefaultKeys, format.readsPlainJSON, Value.self != StoredValue.self,
-            !TypeTraits.of(Value.self).isStoredVersioned,
-            let value = try RecursionGuard.codecScope(
-                decoding: Value.self,
-                { () throws -> Value? in
-                    guard let context = ScanDecodingContext(data: data, limits: limits, options: decoder) else {
-                        return nil
+        if scanTakes(Value.self) {
+            // No `Value?` on the way: a generic optional is looked up at run time (about 330
+            // instructions), so the scan says it leaves the document by a flag and a throw.
+            var leftToTree = false
+            do {
+                return try RecursionGuard.codecScope(decoding: Value.self) { () throws -> Value in
+                    guard let context = ScanDecodingContext(data: data, codec: self) else {
+                        leftToTree = true
+                        throw ScanLeavesDocument()
                     }
                     let root = ScanDecodingNode(context: context, parent: nil, step: nil, token: 0)
                     return try root.unbox(0, as: type, step: nil)
-                })
-        {
-            return value
+                }
+            } catch  where leftToTree {
+                // Not a failure: the tree reader below takes what the scan leaves.
+            }
         }
         return try decode(type, from: data, with: decoder, format: format, limits: limits)
     }

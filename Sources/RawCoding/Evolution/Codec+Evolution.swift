@@ -31,11 +31,15 @@ extension Codec {
     func decodeStored<Value: Decodable>(
         _ type: Value.Type, from data: Data, defaultValue: Value?, recordingUnknownKeys: Bool
     ) throws(RawCodingError) -> StoredDecoding<Value> {
-        if let json = self as? JSONCodec,
-            let stored = try json.decodeStoredFromScan(
-                type, from: data, defaultValue: defaultValue, recordingUnknownKeys: recordingUnknownKeys)
-        {
-            return stored
+        if let json = self as? JSONCodec, json.scanTakes(Value.self) {
+            let defaults = try StoredEvolution.defaults(of: Value.self, given: defaultValue)
+            do {
+                return try json.decodeStoredFromScan(
+                    type, from: data, defaults: defaults, recordingUnknownKeys: recordingUnknownKeys)
+            } catch {
+                // Not swallowed: the tree path below reads the same bytes again and throws its
+                // own error, the reference for these bytes (or reads what the scan leaves).
+            }
         }
         let tree: StoredValue
         do {

@@ -107,12 +107,6 @@ struct JSONScan {
 
     // MARK: Scanning
 
-    private struct Open {
-        let token: Int
-        var count = 0
-        let isObject: Bool
-    }
-
     @inline(__always)
     private func skipWhitespace(_ index: inout Int) {
         guard index < bytes.count, bytes[index] <= 0x20 else { return }
@@ -136,7 +130,12 @@ struct JSONScan {
     private mutating func run() -> Bool {
         var index = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-        var open: [Open] = []
+        // The open containers are a chain through their own tokens, with no stack of their
+        // own to allocate: `current` is the innermost one's token (-1 at the top level); while
+        // a container is open, its `payload` is its parent's token + 1 and its length counts
+        // the members read so far.
+        var current = -1
+        var depth = 0
         let maximumDepth = limits.effectiveDepth
         var valueCount = 0
         skipWhitespace(&index)
@@ -149,18 +148,22 @@ struct JSONScan {
             switch bytes[index] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = bytes[index] == UInt8(ascii: "{")
-                open.append(Open(token: tokens.count, isObject: isObject))
-                guard open.count <= maximumDepth else { return false }
-                tokens.append(Token(isObject ? .object : .array, offset: index))
+                depth += 1
+                guard depth <= maximumDepth else { return false }
+                let opened = tokens.count
+                tokens.append(Token(isObject ? .object : .array, offset: index, payload: UInt64(current + 1)))
                 index += 1
                 skipWhitespace(&index)
                 if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     index += 1
-                    tokens[open.removeLast().token].payload = UInt64(tokens.count)
+                    depth -= 1
+                    tokens[opened].payload = UInt64(tokens.count)
                 } else if isObject {
+                    current = opened
                     guard scanKey(&index) else { return false }
                     completed = false
                 } else {
+                    current = opened
                     completed = false
                 }
             case UInt8(ascii: "\""):
@@ -181,26 +184,28 @@ struct JSONScan {
             // After a value: separators and closing brackets up to the next value.
             while true {
                 skipWhitespace(&index)
-                guard let last = open.indices.last else { return index == bytes.count }
+                guard current >= 0 else { return index == bytes.count }
                 guard index < bytes.count else { return false }
-                open[last].count += 1
+                tokens[current].header += 1
+                let isObject = tokens[current].kind == .object
                 let byte = bytes[index]
                 index += 1
                 if byte == UInt8(ascii: ",") {
                     skipWhitespace(&index)
-                    if open[last].isObject {
+                    if isObject {
                         guard scanKey(&index) else { return false }
                     }
                     break
                 }
-                guard byte == (open[last].isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
-                let closed = open.removeLast()
-                tokens[closed.token].header |= UInt64(closed.count)
-                tokens[closed.token].payload = UInt64(tokens.count)
-                if closed.isObject, closed.count > 1, hasRepeatedKey(closed.token) { return false }
-                if !keepsMembers, !open.isEmpty {
-                    tokens.removeLast(tokens.count - closed.token - 1)
-                    tokens[closed.token].payload = UInt64(closed.token + 1)
+                guard byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
+                let closed = current
+                current = Int(truncatingIfNeeded: tokens[closed].payload) - 1
+                depth -= 1
+                tokens[closed].payload = UInt64(tokens.count)
+                if isObject, tokens[closed].length > 1, hasRepeatedKey(closed) { return false }
+                if !keepsMembers, current >= 0 {
+                    tokens.removeLast(tokens.count - closed - 1)
+                    tokens[closed].payload = UInt64(closed + 1)
                     strings.removeAll(keepingCapacity: true)
                     numbers.removeAll(keepingCapacity: true)
                 }

@@ -7,12 +7,13 @@ final class DecodingContext {
     let usesDefaultKeys: Bool
     /// A string that also reads as nil (property lists' `$null`), if any.
     let nullMarker: String?
-    var stack = StackCheck()
+    var nesting: NestingCheck
 
     init(options: StoredValueDecoder) {
         self.options = options
         userInfo = options.userInfo
         nullMarker = options.nullMarker
+        nesting = NestingCheck(maximumDepth: options.maximumDepth)
         if case .useDefaultKeys = options.keys {
             usesDefaultKeys = true
         } else {
@@ -30,16 +31,29 @@ final class DecodingContext {
         }
     }
 
+    /// Throws unless a decoder may start below one at `depth` (``NestingCheck``).
+    @inline(__always)
+    func checkNesting(below depth: Int, path: () -> [any CodingKey]) throws {
+        try nesting.check(below: depth, path: path)
+    }
+}
+
+/// The decoders' limit on nesting: beyond `maximumDepth` (``StoredValueDecoder/maximumDepth``),
+/// or with the stack nearly used up, a decoder may not start.
+struct NestingCheck {
+    let maximumDepth: Int
+    var stack = StackCheck()
+
     /// Throws unless a decoder may start below one at `depth`: nesting beyond `maximumDepth`,
     /// or a stack nearly used up, is an error at `path`.
     @inline(__always)
-    func checkNesting(below depth: Int, path: () -> [any CodingKey]) throws {
-        guard depth < options.maximumDepth else {
+    mutating func check(below depth: Int, path: () -> [any CodingKey]) throws {
+        guard depth < maximumDepth else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
                     codingPath: path(),
                     debugDescription:
-                        "The value is nested deeper than \(options.maximumDepth) levels (StoredValueDecoder.maximumDepth)."
+                        "The value is nested deeper than \(maximumDepth) levels (StoredValueDecoder.maximumDepth)."
                 ))
         }
         guard stack.allows(depth: depth + 1) else {

@@ -4,7 +4,14 @@ import Foundation
 /// bytes that lives as long as any decoder of the call (a type may keep its decoder).
 final class ScanDecodingContext {
     let scan: JSONScan
-    let tree: DecodingContext
+    /// The codec, whose options the tree decoder takes where the scan hands a value over.
+    let codec: JSONCodec
+    /// The tree decoder's context, made when a value is first handed over (a date by its
+    /// strategy, a failure): most decodes never need one, and making it costs a copy of the
+    /// decoder's options.
+    private(set) lazy var tree = DecodingContext(options: codec.decoder)
+    /// The nesting limit, as the tree decoder's (its options' `maximumDepth` is the limits').
+    var nesting: NestingCheck
     /// How many times a keyed container threw `keyNotFound`: where an evolving decode would
     /// fill from a default, and the only place it fills. (A super decoder over a missing key
     /// fills nothing: a keyed container over it fails either way. The tree decoder's keyed
@@ -18,15 +25,18 @@ final class ScanDecodingContext {
 
     /// The decoding context for `data`, or `nil` when the scan leaves it to the tree reader.
     /// The scan is made on the caller's bytes, so a document it leaves costs no copy.
-    init?(data: Data, limits: Limits, options: StoredValueDecoder) {
+    init?(data: Data, codec: JSONCodec) {
+        let limits = codec.limits
         guard let scan = data.withUnsafeBytes({ JSONScan.scan($0.bindMemory(to: UInt8.self), limits: limits) }) else {
             return nil
         }
         let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(data.count, 1))
-        _ = storage.initialize(from: data)
+        // One copy of the bytes, not a walk of the sequence.
+        _ = data.copyBytes(to: storage)
         self.storage = storage
         self.scan = scan.over(UnsafeBufferPointer(rebasing: storage[..<data.count]))
-        tree = DecodingContext(options: options)
+        self.codec = codec
+        nesting = NestingCheck(maximumDepth: limits.effectiveDepth)
     }
 
     deinit {
@@ -155,7 +165,7 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
 
     /// A decoder for the value at `token`, within the nesting limits.
     func child(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> ScanDecodingNode {
-        try context.tree.checkNesting(below: depth) { path(adding: step()) }
+        try context.nesting.check(below: depth) { path(adding: step()) }
         return ScanDecodingNode(context: context, parent: self, step: step(), token: token)
     }
 
@@ -267,7 +277,7 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
             return unsafeBitCast(
                 try unboxArray(token, step: step()) { try $0.unboxBool($1, step: .index($2)) }, to: Value.self)
         }
-        if Value.self == Date.self, case .secondsSinceReferenceDate = context.tree.options.dates,
+        if Value.self == Date.self, case .secondsSinceReferenceDate = context.codec.dates,
             let seconds = fastDouble(token)
         {
             return unsafeBitCast(Date(timeIntervalSinceReferenceDate: seconds), to: Value.self)
