@@ -51,6 +51,13 @@ line: for slot in lists[count].indices where KeyOrder.matches(lists[count][slot]
 becomes: for slot in lists[count].indices where !lists[count][slot].keys.isEmpty {
 tests: JSONWriterTests
 
+name: RawCodable decodes with JSON whatever codec the type chose
+file: Sources/RawCoding/Container/RawCodable.swift
+after: private static func decodedValue(
+line: guard !TypeTraits.of(Value.self).hasCustomRawValueCodec else {
+becomes: guard true else {
+tests: RawCodableTests
+
 name: JSON scan nesting limit removed
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: private mutating func run()

@@ -130,6 +130,9 @@ struct RawCodableTests {
         #expect(stored.rawValue.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"))
         #expect(stored.rawValue.contains("<key>large</key>"))
         #expect(RawCodable<XMLStoredSettings>(rawValue: stored.rawValue) == stored)
+        // Read with the type's codec too: JSON text is not an XML property list.
+        let json = try JSONCodec().encodeToString(XMLStoredSettings())
+        #expect(throws: RawCodingError.self) { try RawCodable<XMLStoredSettings>(decoding: json) }
         #expect(RawCodable<XMLStoredSettings>(rawValue: #"{"theme":"dark","sizes":{}}"#) == nil)
     }
 

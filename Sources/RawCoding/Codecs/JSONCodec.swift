@@ -201,7 +201,7 @@ public struct JSONCodec: StringCodec, Hashable {
             var leftToTree = false
             do {
                 return try RecursionGuard.codecScope(decoding: Value.self) { () throws -> Value in
-                    guard let context = ScanDecodingContext(data: data, codec: self) else {
+                    guard let context = data.withUnsafeBytes({ ScanDecodingContext(bytes: $0, codec: self) }) else {
                         leftToTree = true
                         throw ScanLeavesDocument()
                     }
@@ -245,7 +245,7 @@ public struct JSONCodec: StringCodec, Hashable {
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from string: String) throws(RawCodingError) -> Value {
-        try decode(type, from: Data(string.utf8))
+        try decode(type, from: Data(utf8Of: string))
     }
 }
 

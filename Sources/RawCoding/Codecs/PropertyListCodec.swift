@@ -128,7 +128,7 @@ extension PropertyListCodec: StringCodec where Format == XMLPropertyListFormat {
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from string: String) throws(RawCodingError) -> Value {
-        try decode(type, from: Data(string.utf8))
+        try decode(type, from: Data(utf8Of: string))
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Any `Codable` value, `RawRepresentable` as a `String`: storable wherever only strings fit.
 ///
 /// Use it with SwiftUI's `@AppStorage`, a key-value store or a text column:
@@ -70,12 +72,16 @@ public struct RawCodable<Value: Codable>: RawRepresentable {
     /// stored value that stops decoding is never dropped silently; ``init(decoding:)`` throws it.
     /// - Parameter rawValue: Text produced by ``rawValue``.
     public init?(rawValue: String) {
+        // The decode itself, not `self.init(decoding:)`: each initializer of a generic struct
+        // looks its type up at run time (about 330 instructions).
+        var unknownKeys = StoredUnknownKeys.none
         do {
-            self = try Self(decoding: rawValue)
+            wrappedValue = try Self.decodedValue(rawValue, unknownKeys: &unknownKeys)
         } catch {
             RecursionGuard.reportFailedRead(error, of: rawValue)
             return nil
         }
+        self.unknownKeys = unknownKeys
     }
 
     /// Decodes a raw value, throwing when it cannot.
@@ -84,9 +90,24 @@ public struct RawCodable<Value: Codable>: RawRepresentable {
     /// keys, as ``Codec/decodeStored(_:from:defaultValue:)`` does.
     /// - Throws: ``RawCodingError`` naming the coding path and the reason.
     public init(decoding rawValue: String) throws(RawCodingError) {
-        let stored = try Self.codec.decodeStored(Value.self, from: rawValue)
-        self.wrappedValue = stored.value
-        self.unknownKeys = stored.unknownKeys
+        var unknownKeys = StoredUnknownKeys.none
+        wrappedValue = try Self.decodedValue(rawValue, unknownKeys: &unknownKeys)
+        self.unknownKeys = unknownKeys
+    }
+
+    /// The value of `rawValue`, decoded as ``init(decoding:)`` says, its unknown keys put in
+    /// `unknownKeys`.
+    private static func decodedValue(
+        _ rawValue: String, unknownKeys: inout StoredUnknownKeys
+    ) throws(RawCodingError) -> Value {
+        guard !TypeTraits.of(Value.self).hasCustomRawValueCodec else {
+            return try codec.decodeStoredValue(
+                Value.self, fromText: rawValue, recordingUnknownKeys: true, unknownKeys: &unknownKeys)
+        }
+        // The default codec called as itself, not through `any StringCodec`: no existential box
+        // to make and open, and no cast to find the scan.
+        return try JSONCodec().decodeStoredValue(
+            Value.self, fromText: rawValue, recordingUnknownKeys: true, unknownKeys: &unknownKeys)
     }
 
     /// The raw value, throwing instead of reporting when the value cannot be encoded.

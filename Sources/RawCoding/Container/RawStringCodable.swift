@@ -66,9 +66,9 @@ extension RawStringCodable {
     public init?(rawValue: String) {
         let decoded = RecursionGuard.whileActive(Self.self, .decoding) { () throws(RawCodingError) in
             // It has nowhere to keep unknown keys.
-            try Self.rawValueCodec.decodeStored(
-                Self.self, from: Data(rawValue.utf8), defaultValue: nil, recordingUnknownKeys: false
-            ).value
+            var unknownKeys = StoredUnknownKeys.none
+            return try Self.rawValueCodec.decodeStoredValue(
+                Self.self, fromText: rawValue, recordingUnknownKeys: false, unknownKeys: &unknownKeys)
         }
         switch decoded {
         case .success(let value):

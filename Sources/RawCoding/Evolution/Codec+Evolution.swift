@@ -33,14 +33,56 @@ extension Codec {
     ) throws(RawCodingError) -> StoredDecoding<Value> {
         if let json = self as? JSONCodec, json.scanTakes(Value.self) {
             let defaults = try StoredEvolution.defaults(of: Value.self, given: defaultValue)
+            var unknownKeys = StoredUnknownKeys.none
+            var filledKeyPaths: [String] = []
             do {
-                return try json.decodeStoredFromScan(
-                    type, from: data, defaults: defaults, recordingUnknownKeys: recordingUnknownKeys)
+                let value = try data.withUnsafeBytes { bytes in
+                    try json.decodeStoredFromScan(
+                        type, from: bytes, defaults: defaults, recordingUnknownKeys: recordingUnknownKeys,
+                        unknownKeys: &unknownKeys, filledKeyPaths: &filledKeyPaths)
+                }
+                return StoredDecoding(
+                    value: value, unknownKeys: unknownKeys, storedVersion: nil, filledKeyPaths: filledKeyPaths)
             } catch {
                 // Not swallowed: the tree path below reads the same bytes again and throws its
                 // own error, the reference for these bytes (or reads what the scan leaves).
             }
         }
+        return try decodeStoredFromTree(
+            type, from: data, defaultValue: defaultValue, recordingUnknownKeys: recordingUnknownKeys)
+    }
+
+    /// The value of ``Codec/decodeStored(_:from:defaultValue:)`` from text, without a default,
+    /// its unknown keys put in `unknownKeys`: for callers that keep nothing else (`RawCodable`,
+    /// the raw-string types). No `StoredDecoding<Value>` or `Value?` on the way from the scan:
+    /// each is a generic type looked up at run time, about 330 instructions.
+    func decodeStoredValue<Value: Decodable>(
+        _ type: Value.Type, fromText text: String, recordingUnknownKeys: Bool, unknownKeys: inout StoredUnknownKeys
+    ) throws(RawCodingError) -> Value {
+        if let json = self as? JSONCodec {
+            return try json.decodeStoredValue(
+                type, fromText: text, recordingUnknownKeys: recordingUnknownKeys, unknownKeys: &unknownKeys)
+        }
+        return try decodeStoredValueFromTree(
+            type, from: Data(utf8Of: text), recordingUnknownKeys: recordingUnknownKeys, unknownKeys: &unknownKeys)
+    }
+
+    /// ``decodeStoredValue(_:fromText:recordingUnknownKeys:unknownKeys:)`` through the tree. Not
+    /// inlined: its `StoredDecoding<Value>` would be looked up on entry to the caller.
+    @inline(never)
+    func decodeStoredValueFromTree<Value: Decodable>(
+        _ type: Value.Type, from data: Data, recordingUnknownKeys: Bool, unknownKeys: inout StoredUnknownKeys
+    ) throws(RawCodingError) -> Value {
+        let stored = try decodeStoredFromTree(
+            type, from: data, defaultValue: nil, recordingUnknownKeys: recordingUnknownKeys)
+        unknownKeys = stored.unknownKeys
+        return stored.value
+    }
+
+    /// ``Codec/decodeStored(_:from:defaultValue:)`` through the tree: every codec, every type.
+    private func decodeStoredFromTree<Value: Decodable>(
+        _ type: Value.Type, from data: Data, defaultValue: Value?, recordingUnknownKeys: Bool
+    ) throws(RawCodingError) -> StoredDecoding<Value> {
         let tree: StoredValue
         do {
             tree = try readTree(from: data)
@@ -107,7 +149,7 @@ extension StringCodec {
     public func decodeStored<Value: Decodable>(
         _ type: Value.Type, from string: String, defaultValue: Value? = nil
     ) throws(RawCodingError) -> StoredDecoding<Value> {
-        try decodeStored(type, from: Data(string.utf8), defaultValue: defaultValue)
+        try decodeStored(type, from: Data(utf8Of: string), defaultValue: defaultValue)
     }
 
     /// As ``Codec/encodeStored(_:keeping:)``, to text.

@@ -11,21 +11,23 @@ extension JSONCodec {
     }
 
     /// ``Codec/decodeStored(_:from:defaultValue:)`` straight from a flat scan of the bytes,
-    /// for a type ``scanTakes(_:)`` takes, filling from `defaults`.
+    /// for a type ``scanTakes(_:)`` takes, filling from `defaults`: the value, with the keys
+    /// it does not know and the key paths filled put in `unknownKeys` and `filledKeyPaths`.
     ///
     /// Filling from defaults and the ledger of known keys work on any decoder; the stored
     /// values of unknown keys are read from the scan only where there are some. It throws
     /// where the tree path must read the bytes: a document the scan leaves, and any failure,
     /// which the tree path decodes again to throw its own error (the tree path's errors are
     /// the reference, and they are the same error for the same bytes). Built so that one
-    /// call looks up no generic type but its result's: each costs about 330 instructions.
+    /// call looks up no generic type at run time (each costs about 330 instructions).
     func decodeStoredFromScan<Value: Decodable>(
-        _ type: Value.Type, from data: Data, defaults: DefaultNode?, recordingUnknownKeys: Bool
-    ) throws -> StoredDecoding<Value> {
-        var unknownKeys = StoredUnknownKeys.none
-        var filledKeyPaths: [String] = []
+        _ type: Value.Type, from bytes: UnsafeRawBufferPointer, defaults: DefaultNode?, recordingUnknownKeys: Bool,
+        unknownKeys: inout StoredUnknownKeys, filledKeyPaths: inout [String]
+    ) throws -> Value {
+        var foundUnknownKeys = StoredUnknownKeys.none
+        var filled: [String] = []
         let value = try RecursionGuard.codecScope(decoding: Value.self) { () throws -> Value in
-            guard let context = ScanDecodingContext(data: data, codec: self) else {
+            guard let context = ScanDecodingContext(bytes: bytes, codec: self) else {
                 throw ScanLeavesDocument()
             }
             let root = ScanDecodingNode(context: context, parent: nil, step: nil, token: 0)
@@ -40,13 +42,39 @@ extension JSONCodec {
                 try root.unbox(0, as: EvolvingRoot<Value>.self, step: nil).value
             }
             if context.scan.hasUnknownKeys(at: 0, ledger: decoding.ledger) {
-                unknownKeys = .unknown(in: try context.scan.storedValue(at: 0), ledger: decoding.ledger)
+                foundUnknownKeys = .unknown(in: try context.scan.storedValue(at: 0), ledger: decoding.ledger)
             }
-            filledKeyPaths = decoding.filledKeyPaths
+            filled = decoding.filledKeyPaths
             return value
         }
-        return StoredDecoding(
-            value: value, unknownKeys: unknownKeys, storedVersion: nil, filledKeyPaths: filledKeyPaths)
+        unknownKeys = foundUnknownKeys
+        filledKeyPaths = filled
+        return value
+    }
+
+    /// ``Codec/decodeStoredValue(_:from:recordingUnknownKeys:unknownKeys:)`` from text, read
+    /// from the string's own bytes: no `Data` is made unless the tree path must read them.
+    func decodeStoredValue<Value: Decodable>(
+        _ type: Value.Type, fromText text: String, recordingUnknownKeys: Bool, unknownKeys: inout StoredUnknownKeys
+    ) throws(RawCodingError) -> Value {
+        if scanTakes(Value.self) {
+            let defaults = try StoredEvolution.defaults(of: Value.self, given: nil)
+            var text = text
+            var filledKeyPaths: [String] = []
+            do {
+                return try text.withUTF8 { bytes in
+                    try decodeStoredFromScan(
+                        type, from: UnsafeRawBufferPointer(bytes), defaults: defaults,
+                        recordingUnknownKeys: recordingUnknownKeys, unknownKeys: &unknownKeys,
+                        filledKeyPaths: &filledKeyPaths)
+                }
+            } catch {
+                // Not swallowed: the tree path below reads the same bytes again and throws its
+                // own error, the reference for these bytes (or reads what the scan leaves).
+            }
+        }
+        return try decodeStoredValueFromTree(
+            type, from: Data(utf8Of: text), recordingUnknownKeys: recordingUnknownKeys, unknownKeys: &unknownKeys)
     }
 
     /// The value decoded plainly, when that is what the evolving decode would return: when

@@ -23,18 +23,16 @@ final class ScanDecodingContext {
     private(set) var marks: UnsafeMutableBufferPointer<Bool>?
     private let storage: UnsafeMutableBufferPointer<UInt8>
 
-    /// The decoding context for `data`, or `nil` when the scan leaves it to the tree reader.
+    /// The decoding context for `bytes`, or `nil` when the scan leaves them to the tree reader.
     /// The scan is made on the caller's bytes, so a document it leaves costs no copy.
-    init?(data: Data, codec: JSONCodec) {
+    init?(bytes: UnsafeRawBufferPointer, codec: JSONCodec) {
         let limits = codec.limits
-        guard let scan = data.withUnsafeBytes({ JSONScan.scan($0.bindMemory(to: UInt8.self), limits: limits) }) else {
-            return nil
-        }
-        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(data.count, 1))
-        // One copy of the bytes, not a walk of the sequence.
-        _ = data.copyBytes(to: storage)
+        let bytes = bytes.bindMemory(to: UInt8.self)
+        guard let scan = JSONScan.scan(bytes, limits: limits) else { return nil }
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+        _ = storage.initialize(fromContentsOf: bytes)
         self.storage = storage
-        self.scan = scan.over(UnsafeBufferPointer(rebasing: storage[..<data.count]))
+        self.scan = scan.over(UnsafeBufferPointer(rebasing: storage[..<bytes.count]))
         self.codec = codec
         nesting = NestingCheck(maximumDepth: limits.effectiveDepth)
     }
