@@ -53,8 +53,8 @@ tests: JSONWriterTests
 
 name: RawCodable decodes with JSON whatever codec the type chose
 file: Sources/RawCoding/Container/RawCodable.swift
-after: private static func decodedValue(
-line: guard !TypeTraits.of(Value.self).hasCustomRawValueCodec else {
+after: static func decodedValue(
+line: guard !traits.hasCustomRawValueCodec else {
 becomes: guard true else {
 tests: RawCodableTests
 

@@ -71,9 +71,11 @@ public struct RawCodable<Value: Codable>: RawRepresentable {
     /// ``RawCodingDiagnostics/Event/Kind/storedValueDidNotDecode`` (for non-empty text), so a
     /// stored value that stops decoding is never dropped silently; ``init(decoding:)`` throws it.
     /// - Parameter rawValue: Text produced by ``rawValue``.
+    @inlinable
     public init?(rawValue: String) {
-        // The decode itself, not `self.init(decoding:)`: each initializer of a generic struct
-        // looks its type up at run time (about 330 instructions).
+        // Inlinable, and the decode itself, not `self.init(decoding:)`: an initializer of a
+        // generic struct compiled for any `Value` looks its type up at run time (about 330
+        // instructions), one specialized where it is called does not.
         var unknownKeys = StoredUnknownKeys.none
         do {
             wrappedValue = try Self.decodedValue(rawValue, unknownKeys: &unknownKeys)
@@ -97,17 +99,19 @@ public struct RawCodable<Value: Codable>: RawRepresentable {
 
     /// The value of `rawValue`, decoded as ``init(decoding:)`` says, its unknown keys put in
     /// `unknownKeys`.
-    private static func decodedValue(
+    @usableFromInline
+    static func decodedValue(
         _ rawValue: String, unknownKeys: inout StoredUnknownKeys
     ) throws(RawCodingError) -> Value {
-        guard !TypeTraits.of(Value.self).hasCustomRawValueCodec else {
+        let traits = TypeTraits.of(Value.self)
+        guard !traits.hasCustomRawValueCodec else {
             return try codec.decodeStoredValue(
                 Value.self, fromText: rawValue, recordingUnknownKeys: true, unknownKeys: &unknownKeys)
         }
         // The default codec called as itself, not through `any StringCodec`: no existential box
         // to make and open, and no cast to find the scan.
         return try JSONCodec().decodeStoredValue(
-            Value.self, fromText: rawValue, recordingUnknownKeys: true, unknownKeys: &unknownKeys)
+            Value.self, fromText: rawValue, recordingUnknownKeys: true, unknownKeys: &unknownKeys, traits: traits)
     }
 
     /// The raw value, throwing instead of reporting when the value cannot be encoded.

@@ -21,6 +21,7 @@ private func releaseState(_ pointer: UnsafeMutableRawPointer?) {
 /// trap. Because `rawValue` cannot throw, a trap found there is parked as *pending* and thrown
 /// by the nearest enclosing throwing scope (a codec call, or the protocol's default
 /// `encode(to:)`/`init(from:)`); with no such scope it goes to ``RawCodingDiagnostics``.
+@usableFromInline
 enum RecursionGuard {
     enum Direction: Sendable {
         case encoding, decoding
@@ -104,6 +105,7 @@ enum RecursionGuard {
     /// Hands over why a non-throwing `init?(rawValue:)` returned `nil` for `text`: a trap
     /// always; a read failure unless the text is empty (what a failed `rawValue` returns,
     /// reported there already).
+    @usableFromInline
     static func reportFailedRead(_ error: RawCodingError, of text: String) {
         if error.kind == .recursionTrap {
             park(error, as: .recursionTrap)

@@ -31,8 +31,12 @@ extension Codec {
     func decodeStored<Value: Decodable>(
         _ type: Value.Type, from data: Data, defaultValue: Value?, recordingUnknownKeys: Bool
     ) throws(RawCodingError) -> StoredDecoding<Value> {
-        if let json = self as? JSONCodec, json.scanTakes(Value.self) {
-            let defaults = try StoredEvolution.defaults(of: Value.self, given: defaultValue)
+        let traits = TypeTraits.of(Value.self)
+        if let json = self as? JSONCodec, json.scanTakes(Value.self, traits: traits) {
+            // Without a default value, only a `StoredDefault` type has defaults.
+            let defaults =
+                defaultValue != nil || traits.isStoredDefault
+                ? try StoredEvolution.defaults(of: Value.self, given: defaultValue) : nil
             var unknownKeys = StoredUnknownKeys.none
             var filledKeyPaths: [String] = []
             do {

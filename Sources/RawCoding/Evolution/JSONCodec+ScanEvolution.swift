@@ -5,9 +5,9 @@ extension JSONCodec {
     /// ``decodeStoredFromScan(_:from:defaults:recordingUnknownKeys:)``): a type that is not
     /// ``StoredVersioned`` itself (its elements may be; they record no version of their own),
     /// under the default keys, from plain JSON.
-    func scanTakes<Value>(_ type: Value.Type) -> Bool {
+    func scanTakes<Value>(_ type: Value.Type, traits: TypeTraits? = nil) -> Bool {
         keys == .useDefaultKeys && format.readsPlainJSON && Value.self != StoredValue.self
-            && !TypeTraits.of(Value.self).isStoredVersioned
+            && !(traits ?? TypeTraits.of(Value.self)).isStoredVersioned
     }
 
     /// ``Codec/decodeStored(_:from:defaultValue:)`` straight from a flat scan of the bytes,
@@ -54,11 +54,15 @@ extension JSONCodec {
 
     /// ``Codec/decodeStoredValue(_:from:recordingUnknownKeys:unknownKeys:)`` from text, read
     /// from the string's own bytes: no `Data` is made unless the tree path must read them.
+    /// `traits` are `Value`'s, when the caller has them.
     func decodeStoredValue<Value: Decodable>(
-        _ type: Value.Type, fromText text: String, recordingUnknownKeys: Bool, unknownKeys: inout StoredUnknownKeys
+        _ type: Value.Type, fromText text: String, recordingUnknownKeys: Bool, unknownKeys: inout StoredUnknownKeys,
+        traits: TypeTraits? = nil
     ) throws(RawCodingError) -> Value {
-        if scanTakes(Value.self) {
-            let defaults = try StoredEvolution.defaults(of: Value.self, given: nil)
+        let traits = traits ?? TypeTraits.of(Value.self)
+        if scanTakes(Value.self, traits: traits) {
+            // Without a default value, only a `StoredDefault` type has defaults.
+            let defaults = traits.isStoredDefault ? try StoredEvolution.defaults(of: Value.self, given: nil) : nil
             var text = text
             var filledKeyPaths: [String] = []
             do {

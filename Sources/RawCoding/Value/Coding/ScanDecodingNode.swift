@@ -21,7 +21,8 @@ final class ScanDecodingContext {
     /// each key the model asked for (found or counted by `allKeys`) and on each object it opened
     /// with a keyed container. `nil` otherwise, which costs the lookups one test.
     private(set) var marks: UnsafeMutableBufferPointer<Bool>?
-    private let storage: UnsafeMutableBufferPointer<UInt8>
+    /// The copy of the bytes, then room for a mark per token: one allocation for both.
+    private let storage: UnsafeMutableRawBufferPointer
 
     /// The decoding context for `bytes`, or `nil` when the scan leaves them to the tree reader.
     /// The scan is made on the caller's bytes, so a document it leaves costs no copy.
@@ -29,23 +30,24 @@ final class ScanDecodingContext {
         let limits = codec.limits
         let bytes = bytes.bindMemory(to: UInt8.self)
         guard let scan = JSONScan.scan(bytes, limits: limits) else { return nil }
-        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
-        _ = storage.initialize(fromContentsOf: bytes)
+        let storage = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: bytes.count + scan.tokens.count * MemoryLayout<Bool>.stride, alignment: 1)
+        let copy = UnsafeMutableRawBufferPointer(rebasing: storage[..<bytes.count])
+        copy.copyMemory(from: UnsafeRawBufferPointer(bytes))
         self.storage = storage
-        self.scan = scan.over(UnsafeBufferPointer(rebasing: storage[..<bytes.count]))
+        self.scan = scan.over(UnsafeBufferPointer(copy.bindMemory(to: UInt8.self)))
         self.codec = codec
         nesting = NestingCheck(maximumDepth: limits.effectiveDepth)
     }
 
     deinit {
         storage.deallocate()
-        marks?.deallocate()
     }
 
     /// Starts marking what the model asks for, from no marks.
     func startMarking() {
-        if marks == nil { marks = .allocate(capacity: scan.tokens.count) }
-        marks.unsafelyUnwrapped.initialize(repeating: false)
+        let room = UnsafeMutableRawBufferPointer(rebasing: storage[scan.bytes.count...])
+        marks = room.initializeMemory(as: Bool.self, repeating: false)
     }
 
     @inline(__always)
