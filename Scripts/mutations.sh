@@ -58,6 +58,13 @@ line: guard !traits.hasCustomRawValueCodec else {
 becomes: guard true else {
 tests: RawCodableTests
 
+name: encodeStored takes the codec's own encode with unknown keys to keep
+file: Sources/RawCoding/Evolution/Codec+Evolution.swift
+after: public func encodeStored<Value: Encodable>(
+line: if unknownKeys.isEmpty, self is any EncodesAsStored {
+becomes: if self is any EncodesAsStored {
+tests: EvolutionPropertyTests|UnknownKeysTests
+
 name: JSON scan nesting limit removed
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: private mutating func run()

@@ -121,6 +121,16 @@ extension Codec {
     public func encodeStored<Value: Encodable>(
         _ value: Value, keeping unknownKeys: StoredUnknownKeys = .none
     ) throws(RawCodingError) -> Data {
+        // With nothing to keep, a built-in codec's own encode writes the same bytes (it records
+        // the version too) without a tree in between.
+        if unknownKeys.isEmpty, self is any EncodesAsStored { return try encode(value) }
+        return try encodeStoredThroughTree(value, keeping: unknownKeys)
+    }
+
+    /// ``Codec/encodeStored(_:keeping:)`` through the tree: every codec, any unknown keys.
+    func encodeStoredThroughTree<Value: Encodable>(
+        _ value: Value, keeping unknownKeys: StoredUnknownKeys
+    ) throws(RawCodingError) -> Data {
         let tree = try StoredEvolution.write(value, codec: self, keeping: unknownKeys)
         do {
             return try writeTree(tree)
@@ -168,3 +178,11 @@ extension StringCodec {
         String(decoding: try encodeStored(value, keeping: unknownKeys), as: UTF8.self)
     }
 }
+
+/// A codec whose ``Codec/encode(_:)`` writes what ``Codec/encodeStored(_:keeping:)`` writes with
+/// no unknown keys: the built-in codecs, which record a ``StoredVersioned`` value's version
+/// themselves (a codec from elsewhere may not).
+protocol EncodesAsStored: Codec {}
+
+extension JSONCodec: EncodesAsStored {}
+extension PropertyListCodec: EncodesAsStored {}
