@@ -65,6 +65,20 @@ line: if unknownKeys.isEmpty, self is any EncodesAsStored {
 becomes: if self is any EncodesAsStored {
 tests: EvolutionPropertyTests|UnknownKeysTests
 
+name: plain stored decode from a tree keeps no key the model did not ask for
+file: Sources/RawCoding/Evolution/TreeMarks.swift
+after: private static func askedForEveryKey(in value: StoredValue, mark: TreeMark?) -> Bool {
+line: guard mark.asked & (1 << position) != 0,
+becomes: guard true,
+tests: TreeMarksTests
+
+name: plain stored decode from a tree ignores missed keys
+file: Sources/RawCoding/Value/Coding/StoredDecodingContainers.swift
+after: func entry(_ key: Key) throws -> StoredValue {
+line: node.context.marks?.missedKeys += 1
+becomes: _ = node
+tests: TreeMarksTests
+
 name: JSON scan nesting limit removed
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: private mutating func run()

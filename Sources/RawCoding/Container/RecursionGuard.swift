@@ -38,6 +38,9 @@ enum RecursionGuard {
         let traits = TypeTraitsTable()
         /// The key orders this thread's writers found (``KeyOrder``).
         let keyOrders = KeyOrderCache()
+        /// Marks for the next tree decoder made on this thread to take
+        /// (``StoredEvolution/plainWithNothingToFillOrKeep(_:from:codec:)``).
+        var pendingTreeMarks: TreeMarks?
     }
 
     private static let key: pthread_key_t = {

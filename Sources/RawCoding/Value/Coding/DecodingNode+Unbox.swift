@@ -156,7 +156,19 @@ extension DecodingNode {
     /// so a hostile tree cannot overflow the stack.
     func child(_ value: StoredValue, step: CodingPathStep?) throws -> DecodingNode {
         try context.checkNesting(below: depth) { path(adding: step) }
-        return DecodingNode(context: context, parent: self, step: step, value: value)
+        let node = DecodingNode(context: context, parent: self, step: step, value: value)
+        // The same value (no step: a single-value container's, or the root's model) has the
+        // same marks; a value under a key has its entry's.
+        if let mark {
+            if step == nil {
+                node.mark = mark
+            } else if case .key(let key) = step, case .dictionary(let dictionary) = self.value,
+                let position = dictionary.position(of: key.stringValue)
+            {
+                node.mark = mark.child(at: position)
+            }
+        }
+        return node
     }
 
     func unboxDate(_ value: StoredValue, step: CodingPathStep?) throws -> Date {

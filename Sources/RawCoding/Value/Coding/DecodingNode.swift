@@ -8,12 +8,23 @@ final class DecodingContext {
     /// A string that also reads as nil (property lists' `$null`), if any.
     let nullMarker: String?
     var nesting: NestingCheck
+    /// What the model asks for, while a stored decode wants to know (``TreeMarks``); `nil`
+    /// otherwise, which costs the lookups one test. Only under the default keys, where a
+    /// container's positions are the tree's.
+    let marks: TreeMarks?
 
     init(options: StoredValueDecoder) {
         self.options = options
         userInfo = options.userInfo
         nullMarker = options.nullMarker
         nesting = NestingCheck(maximumDepth: options.maximumDepth)
+        if case .useDefaultKeys = options.keys, let pending = RecursionGuard.state.pendingTreeMarks {
+            RecursionGuard.state.pendingTreeMarks = nil
+            pending.taken = true
+            marks = pending
+        } else {
+            marks = nil
+        }
         if case .useDefaultKeys = options.keys {
             usesDefaultKeys = true
         } else {
@@ -78,6 +89,9 @@ final class DecodingNode: Decoder, CodingPathNode {
     /// Whether the node decodes a `[String: Value]` dictionary, whose keys are data that key
     /// strategies leave alone (as `JSONDecoder` does).
     var keepsKeys = false
+    /// The marks of this node's value, where the context marks and the value was reached from
+    /// the root through keys alone.
+    var mark: TreeMark?
 
     /// The coding path above the root node, where another decoder handed the value over; empty
     /// below the root.
@@ -93,6 +107,7 @@ final class DecodingNode: Decoder, CodingPathNode {
         self.value = value
         self.rootPath = parent == nil ? rootPath : []
         depth = parent.map { $0.depth + 1 } ?? rootDepth
+        if parent == nil { mark = context.marks?.root }
     }
 
     var codingPath: [any CodingKey] {

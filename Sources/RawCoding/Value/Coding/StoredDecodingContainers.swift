@@ -6,20 +6,29 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     let dictionary: StoredDictionary
 
     var codingPath: [any CodingKey] { node.codingPath }
-    var allKeys: [Key] { dictionary.compactMap { Key(stringValue: $0.key) } }
+    var allKeys: [Key] {
+        if let mark = node.mark { for position in 0..<dictionary.count { mark.ask(position) } }
+        return dictionary.compactMap { Key(stringValue: $0.key) }
+    }
 
-    func contains(_ key: Key) -> Bool { dictionary.position(of: key.stringValue) != nil }
+    func contains(_ key: Key) -> Bool {
+        guard let position = dictionary.position(of: key.stringValue) else { return false }
+        node.mark?.ask(position)
+        return true
+    }
 
     /// The value for `key`, or `nil`; lookups start after the previous hit.
     private func lookup(_ key: Key) -> StoredValue? {
         guard let position = dictionary.position(of: key.stringValue, startingAt: node.keyHint) else { return nil }
         node.keyHint = position + 1
+        node.mark?.ask(position)
         return dictionary[position].value
     }
 
     /// The value for `key`, or `keyNotFound`.
     func entry(_ key: Key) throws -> StoredValue {
         if let value = lookup(key) { return value }
+        node.context.marks?.missedKeys += 1
         throw DecodingError.keyNotFound(
             key,
             DecodingError.Context(
@@ -113,6 +122,7 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func superDecoder() throws -> any Decoder {
         let key = StoredCodingKey.superKey
         let position = dictionary.position(of: key.stringValue)
+        if let position { node.mark?.ask(position) }
         return try node.child(position.map { dictionary[$0].value } ?? .null, step: .key(key))
     }
 
