@@ -246,6 +246,12 @@ func smallComparisons() throws -> [Comparison] {
     return try timeSmallRows(allSmallRows(scratch: scratch))
 }
 
+/// The `api` group timed, as the small one.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+func apiComparisons() throws -> [Comparison] {
+    try timeSmallRows(apiRows())
+}
+
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 private func timeSmallRows(_ rows: [SmallRow]) throws -> [Comparison] {
     let calls = 200
@@ -275,7 +281,7 @@ func countInstructions(_ arguments: [String]) throws {
     let scratch = try SmallScratch()
     defer { scratch.removeAll() }
     let onFiles = arguments.first.map { $0.contains("-file") || $0.contains("-sqlite") || $0 == "list" } ?? true
-    try countInstructions(arguments, rows: allSmallRows(scratch: scratch, withFileStores: onFiles))
+    try countInstructions(arguments, rows: allSmallRows(scratch: scratch, withFileStores: onFiles) + apiRows())
 }
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)

@@ -15,7 +15,7 @@ import RawCodingStores
 // StoredDefault & StoredVersioned records), for `perf record`.
 
 /// The command line: `[runs] [--originals DIR] [--only GROUP]...`, groups being originals,
-/// small, engine, stored, stores, databases, catalog, canada and twitter.
+/// small, api, engine, stored, stores, databases, catalog, canada and twitter.
 enum Options {
     static let arguments = Array(CommandLine.arguments.dropFirst())
     static let only: [String] = arguments.indices.compactMap { index in
@@ -327,6 +327,7 @@ if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
             }
         }
         if wanted("small") { for row in try smallComparisons() { print(row.line) } }
+        if wanted("api") { for row in try apiComparisons() { print(row.line) } }
         if wanted("engine") { for row in try engineRows(catalog) { print(row.line) } }
         if wanted("stored") { for row in try storedRows(catalog) { print(row.line) } }
         if wanted("stores") { for row in try storeRows() { print(row.line) } }
