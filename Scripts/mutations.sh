@@ -180,8 +180,8 @@ tests: SinkEncodingTests
 name: evolving decode from the scan ignores missed keys
 file: Sources/RawCoding/Evolution/JSONCodec+ScanEvolution.swift
 after: private func decodedWithNothingToFillOrKeep<Value: Decodable>(
-line: guard context.missedKeys == 0, context.askedForEveryKey(at: 0) else
-becomes: guard context.askedForEveryKey(at: 0) else
+line: guard context.missedKeys == 0, !keepingUnknownKeys || context.askedForEveryKey(at: 0) else {
+becomes: guard !keepingUnknownKeys || context.askedForEveryKey(at: 0) else {
 tests: ScanEvolutionTests
 
 name: evolving decode from the scan misses unknown keys

@@ -23,14 +23,6 @@ extension Codec {
     public func decodeStored<Value: Decodable>(
         _ type: Value.Type, from data: Data, defaultValue: Value? = nil
     ) throws(RawCodingError) -> StoredDecoding<Value> {
-        try decodeStored(type, from: data, defaultValue: defaultValue, recordingUnknownKeys: true)
-    }
-
-    /// ``Codec/decodeStored(_:from:defaultValue:)``, optionally without recording unknown keys
-    /// (for a caller with nowhere to keep them).
-    func decodeStored<Value: Decodable>(
-        _ type: Value.Type, from data: Data, defaultValue: Value?, recordingUnknownKeys: Bool
-    ) throws(RawCodingError) -> StoredDecoding<Value> {
         let traits = TypeTraits.of(Value.self)
         if let json = self as? JSONCodec, json.scanTakes(Value.self, traits: traits) {
             // Without a default value, only a `StoredDefault` type has defaults.
@@ -42,8 +34,8 @@ extension Codec {
             do {
                 let value = try data.withUnsafeBytes { bytes in
                     try json.decodeStoredFromScan(
-                        type, from: bytes, defaults: defaults, recordingUnknownKeys: recordingUnknownKeys,
-                        unknownKeys: &unknownKeys, filledKeyPaths: &filledKeyPaths)
+                        type, from: bytes, defaults: defaults, recordingUnknownKeys: true, unknownKeys: &unknownKeys,
+                        filledKeyPaths: &filledKeyPaths)
                 }
                 return StoredDecoding(
                     value: value, unknownKeys: unknownKeys, storedVersion: nil, filledKeyPaths: filledKeyPaths)
@@ -52,8 +44,7 @@ extension Codec {
                 // own error, the reference for these bytes (or reads what the scan leaves).
             }
         }
-        return try decodeStoredFromTree(
-            type, from: data, defaultValue: defaultValue, recordingUnknownKeys: recordingUnknownKeys)
+        return try decodeStoredFromTree(type, from: data, defaultValue: defaultValue, recordingUnknownKeys: true)
     }
 
     /// The value of ``Codec/decodeStored(_:from:defaultValue:)`` from text, without a default,

@@ -33,7 +33,7 @@ extension JSONCodec {
             let root = ScanDecodingNode(context: context, parent: nil, step: nil, token: 0)
             guard defaults != nil || recordingUnknownKeys else { return try root.unbox(0, as: type, step: nil) }
             do {
-                return try decodedWithNothingToFillOrKeep(type, root: root)
+                return try decodedWithNothingToFillOrKeep(type, root: root, keepingUnknownKeys: recordingUnknownKeys)
             } catch {
                 // Not swallowed: the evolving decode that follows throws what applies.
             }
@@ -85,16 +85,20 @@ extension JSONCodec {
     /// no keyed container was asked for a key it lacks, since filling happens only there, and
     /// when the model asked for every key of every object the evolving decode's ledger would
     /// look into (``ScanDecodingContext/askedForEveryKey(at:)``), so there is no unknown key to
-    /// keep. Throws otherwise: a key was missing (the evolving decode may fill it), a key was
-    /// not asked for (it is kept), or the plain decode failed (it may have failed on such a key).
+    /// keep (for a caller that keeps unknown keys; for one that does not, a plain decode that
+    /// missed nothing is enough). Throws otherwise: a key was missing (the evolving decode may
+    /// fill it), a key was not asked for (it is kept), or the plain decode failed (it may have
+    /// failed on such a key).
     private func decodedWithNothingToFillOrKeep<Value: Decodable>(
-        _ type: Value.Type, root: ScanDecodingNode
+        _ type: Value.Type, root: ScanDecodingNode, keepingUnknownKeys: Bool
     ) throws -> Value {
         let context = root.context
         context.missedKeys = 0
         context.startMarking()
         let value = try root.unbox(0, as: type, step: nil)
-        guard context.missedKeys == 0, context.askedForEveryKey(at: 0) else { throw ScanLeavesDocument() }
+        guard context.missedKeys == 0, !keepingUnknownKeys || context.askedForEveryKey(at: 0) else {
+            throw ScanLeavesDocument()
+        }
         return value
     }
 }

@@ -27,7 +27,9 @@ enum StoredEvolution {
 
         // A payload with every key the model reads and none it does not know decodes plainly:
         // no default taken apart, no evolving wrappers.
-        if let value = plainWithNothingToFillOrKeep(type, from: payload, codec: codec) {
+        if let value = plainWithNothingToFillOrKeep(
+            type, from: payload, codec: codec, keepingUnknownKeys: recordingUnknownKeys)
+        {
             return StoredDecoding(value: value, unknownKeys: .none, storedVersion: storedVersion, filledKeyPaths: [])
         }
         let defaults = try self.defaults(of: Value.self, given: defaultValue)

@@ -63,11 +63,12 @@ extension StoredEvolution {
     /// `payload` decoded plainly with `codec`, when that is what the evolving decode would
     /// return: no keyed container was asked for a key it lacks (filling happens only there)
     /// and the model asked for every key of every dictionary the ledger would look into, so
-    /// there is nothing to fill and no unknown key to keep. `nil` otherwise, or when the
-    /// plain decode fails (the evolving decode that follows throws what applies), or when the
-    /// codec's tree decoder did not mark (a codec from elsewhere).
+    /// there is nothing to fill and no unknown key to keep (for a caller that keeps unknown
+    /// keys; for one that does not, a plain decode that missed nothing is enough). `nil`
+    /// otherwise, or when the plain decode fails (the evolving decode that follows throws what
+    /// applies), or when the codec's tree decoder did not mark (a codec from elsewhere).
     static func plainWithNothingToFillOrKeep<Value: Decodable>(
-        _ type: Value.Type, from payload: StoredValue, codec: some Codec
+        _ type: Value.Type, from payload: StoredValue, codec: some Codec, keepingUnknownKeys: Bool
     ) -> Value? {
         let marks = TreeMarks()
         let state = RecursionGuard.state
@@ -75,7 +76,8 @@ extension StoredEvolution {
         defer { state.pendingTreeMarks = nil }
         do {
             let value = try codec.decode(type, fromTree: payload)
-            return marks.missedKeys == 0 && marks.askedForEveryKey(in: payload) ? value : nil
+            guard marks.taken, marks.missedKeys == 0 else { return nil }
+            return !keepingUnknownKeys || marks.askedForEveryKey(in: payload) ? value : nil
         } catch {
             // Not swallowed: the evolving decode that follows throws what applies.
             return nil

@@ -18,18 +18,19 @@ final class DecodingContext {
         userInfo = options.userInfo
         nullMarker = options.nullMarker
         nesting = NestingCheck(maximumDepth: options.maximumDepth)
-        if case .useDefaultKeys = options.keys, let pending = RecursionGuard.state.pendingTreeMarks {
-            RecursionGuard.state.pendingTreeMarks = nil
-            pending.taken = true
-            marks = pending
-        } else {
-            marks = nil
-        }
         if case .useDefaultKeys = options.keys {
             usesDefaultKeys = true
         } else {
             usesDefaultKeys = false
         }
+        var pending: TreeMarks?
+        if usesDefaultKeys {
+            let state = RecursionGuard.state
+            pending = state.pendingTreeMarks
+            state.pendingTreeMarks = nil
+            pending?.taken = true
+        }
+        marks = pending
     }
 
     /// Whether `value` reads as nil: null, or the null marker string.
