@@ -6,9 +6,8 @@ import Foundation
 /// Writers see the same key lists again and again (every element of an array of structs), so
 /// the last order computed for each dictionary size is kept and reused when the keys match.
 struct KeyOrder {
-    private var cache: [Int: [(keys: [String], order: [Int])]] = [:]
-    /// How many key lists of one size are remembered.
-    private static let remembered = 4
+    /// The lists longer than the thread's cache keeps, by length.
+    private var cache: [Int: RememberedKeyOrders] = [:]
 
     /// The positions of `dictionary`'s entries in canonical order.
     mutating func order(of dictionary: StoredDictionary) -> [Int] {
@@ -23,26 +22,20 @@ struct KeyOrder {
     mutating func order(count: Int, key: (Int) -> String) -> (order: [Int], repeats: Bool) {
         if count < 2 { return (count == 0 ? [] : [0], false) }
         if count <= KeyOrderCache.largestCount {
-            let shared = RecursionGuard.state.keyOrders
-            if let order = shared.known(count: count, key: key) { return (order, false) }
-            let sorted = Self.sorted(count: count, key: key)
-            if !sorted.repeats { shared.remember(sorted.keys, sorted.order) }
-            return (sorted.order, sorted.repeats)
+            return Self.order(count: count, key: key, in: &RecursionGuard.state.keyOrders.lists[count])
         }
-        var known = cache[count] ?? []
-        for (slot, candidate) in known.enumerated() where Self.matches(candidate.keys, key) {
-            if slot > 0 {
-                known.swapAt(slot, slot - 1)
-                cache[count] = known
-            }
-            return (candidate.order, false)
-        }
+        return Self.order(count: count, key: key, in: &cache[count, default: RememberedKeyOrders()])
+    }
+
+    /// The order from `remembered` if it holds the list `key` gives, else found and remembered
+    /// there (unless two keys are the same).
+    private static func order(
+        count: Int, key: (Int) -> String, in remembered: inout RememberedKeyOrders
+    ) -> (order: [Int], repeats: Bool) {
+        if let order = remembered.known(key) { return (order, false) }
         let sorted = Self.sorted(count: count, key: key)
-        guard !sorted.repeats else { return (sorted.order, true) }
-        if known.count == Self.remembered { known.removeLast() }
-        known.append((sorted.keys, sorted.order))
-        cache[count] = known
-        return (sorted.order, false)
+        if !sorted.repeats { remembered.remember(sorted.keys, sorted.order) }
+        return (sorted.order, sorted.repeats)
     }
 
     /// The keys, their canonical order, and whether two are the same.
@@ -78,25 +71,33 @@ struct KeyOrder {
 
 /// The canonical orders of short key lists one thread found, kept across calls: a type's keys
 /// come in the same order each time it is encoded, so a settings-sized value's order is found
-/// once, not on every call. A few lists per length are kept, the most used first.
+/// once, not on every call.
 final class KeyOrderCache {
     /// The longest key list kept (a struct's properties, not a large dictionary's keys).
     static let largestCount = 32
-    private static let remembered = 4
     /// The lists of each length, by length.
-    private var lists = [[(keys: [String], order: [Int])]](repeating: [], count: largestCount + 1)
+    var lists = [RememberedKeyOrders](repeating: RememberedKeyOrders(), count: largestCount + 1)
+}
 
-    /// The order of the list `key` gives, if it is one of those kept.
-    func known(count: Int, key: (Int) -> String) -> [Int]? {
-        for slot in lists[count].indices where KeyOrder.matches(lists[count][slot].keys, key) {
-            if slot > 0 { lists[count].swapAt(slot, slot - 1) }
-            return lists[count][slot > 0 ? slot - 1 : 0].order
+/// A few key lists of one length and their canonical orders, the most used first.
+struct RememberedKeyOrders {
+    /// How many lists are remembered.
+    private static let capacity = 4
+    private var lists: [(keys: [String], order: [Int])] = []
+
+    /// The order of the list `key` gives, if it is one of those remembered; it moves a place
+    /// towards the front.
+    mutating func known(_ key: (Int) -> String) -> [Int]? {
+        for slot in lists.indices where KeyOrder.matches(lists[slot].keys, key) {
+            let order = lists[slot].order
+            if slot > 0 { lists.swapAt(slot, slot - 1) }
+            return order
         }
         return nil
     }
 
-    func remember(_ keys: [String], _ order: [Int]) {
-        if lists[keys.count].count == Self.remembered { lists[keys.count].removeLast() }
-        lists[keys.count].append((keys, order))
+    mutating func remember(_ keys: [String], _ order: [Int]) {
+        if lists.count == Self.capacity { lists.removeLast() }
+        lists.append((keys, order))
     }
 }
