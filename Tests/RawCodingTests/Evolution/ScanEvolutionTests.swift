@@ -205,28 +205,37 @@ struct ScanEvolutionTests {
         }
     }
 
+    /// A value for each key `Holder` reads, in each way it may hold one, and a key it does not
+    /// read.
+    static let randomObjectValues: [String: [String]] = [
+        "item": [
+            "{\"id\":1,\"name\":\"i\",\"flag\":true}", "{\"id\":1,\"name\":\"i\",\"flag\":true,\"new\":{}}", "{}",
+            "null", "[]",
+        ],
+        "map": ["{\"a\":1}", "{}", "{\"a\":{\"b\":1}}", "null"],
+        "raw": ["{\"x\":{\"y\":[1]}}", "[{}]", "2"],
+        "ignored": ["{\"gone\":1}", "{}", "[1]", "\"text\""],
+        "flagged": ["true", "{\"inside\":1}"],
+        "extra": ["1", "{\"a\":1}", "[{\"b\":2}]"],
+    ]
+
+    /// An object of some of ``randomObjectValues``' keys, each with one of its values.
+    static func randomObject(using generator: inout SeededGenerator) -> String {
+        let chosen = randomObjectValues.keys.sorted().filter { _ in Bool.random(using: &generator) }
+        let entries = chosen.map { key in
+            "\"\(key)\":\(randomObjectValues[key]!.randomElement(using: &generator)!)"
+        }
+        return "{" + entries.joined(separator: ",") + "}"
+    }
+
     /// Objects at the top and inside, each key read in one of the ways `Holder` reads, or not
     /// at all: the plain read is taken only where the evolving one would keep no key.
     @Test func givesWhatTheTreeGivesOnRandomObjects() {
         var generator = SeededGenerator(state: 0x0B_1EC7)
-        let item = [
-            "{\"id\":1,\"name\":\"i\",\"flag\":true}", "{\"id\":1,\"name\":\"i\",\"flag\":true,\"new\":{}}", "{}",
-        ]
-        let values: [String: [String]] = [
-            "item": item + ["null", "[]"],
-            "map": ["{\"a\":1}", "{}", "{\"a\":{\"b\":1}}", "null"],
-            "raw": ["{\"x\":{\"y\":[1]}}", "[{}]", "2"],
-            "ignored": ["{\"gone\":1}", "{}", "[1]", "\"text\""],
-            "flagged": ["true", "{\"inside\":1}"],
-            "extra": ["1", "{\"a\":1}", "[{\"b\":2}]"],
-        ]
-        let keys = values.keys.sorted()
         var kept = 0
         var plain = 0
         for _ in 0..<400 {
-            let chosen = keys.filter { _ in Bool.random(using: &generator) }
-            let entries = chosen.map { key in "\"\(key)\":\(values[key]!.randomElement(using: &generator)!)" }
-            let text = "{" + entries.joined(separator: ",") + "}"
+            let text = Self.randomObject(using: &generator)
             Self.compare(Holder.self, text)
             Self.compare([Holder].self, "[\(text)]")
             Self.compare(Ignoring.self, text)

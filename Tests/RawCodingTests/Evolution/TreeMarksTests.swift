@@ -34,24 +34,12 @@ struct TreeMarksTests {
     /// at the top, inside an object and inside an array.
     @Test func givesWhatTheEvolvingDecodeGivesOnRandomObjects() throws {
         var generator = SeededGenerator(state: 0x7_12EE)
-        let item = [#"{"id":1,"name":"i","flag":true}"#, #"{"id":1,"name":"i","flag":true,"new":{}}"#, "{}"]
-        let values: [String: [String]] = [
-            "item": item + ["null", "[]"],
-            "map": [#"{"a":1}"#, "{}", #"{"a":{"b":1}}"#, "null"],
-            "raw": [#"{"x":{"y":[1]}}"#, "[{}]", "2"],
-            "ignored": [#"{"gone":1}"#, "{}", "[1]", #""text""#],
-            "flagged": ["true", #"{"inside":1}"#],
-            "extra": ["1", #"{"a":1}"#, #"[{"b":2}]"#],
-        ]
-        let keys = values.keys.sorted()
         let json = JSONCodec()
         let binary = PropertyListCodec(format: .binary)
         var plain = 0
         var kept = 0
         for _ in 0..<400 {
-            let chosen = keys.filter { _ in Bool.random(using: &generator) }
-            let entries = chosen.map { key in "\"\(key)\":\(values[key]!.randomElement(using: &generator)!)" }
-            let text = "{" + entries.joined(separator: ",") + "}"
+            let text = Models.randomObject(using: &generator)
             let tree = try json.readTree(from: Data(text.utf8))
             for codec in [json as any Codec, binary] {
                 Self.compare(Models.Holder.self, tree, codec: codec)
