@@ -204,12 +204,18 @@ enum APIPayloads {
             }, limit: count, offset: 0, total: 1_000)
     }
 
-    /// How TootSDK-like clients read Mastodon dates: ISO 8601 with milliseconds.
-    static let fractionalDates: @Sendable (any Decoder) throws -> Date = { decoder in
-        let text = try decoder.singleValueContainer().decode(String.self)
+    /// Mastodon's date form, ISO 8601 with milliseconds, as TootSDK-like clients make it for
+    /// each date.
+    static func fractionalFormatter() -> ISO8601DateFormatter {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard let date = formatter.date(from: text) else {
+        return formatter
+    }
+
+    /// How TootSDK-like clients read Mastodon dates.
+    static let fractionalDates: @Sendable (any Decoder) throws -> Date = { decoder in
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let date = fractionalFormatter().date(from: text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: text))
         }
         return date
@@ -233,10 +239,8 @@ func apiRows() throws -> [SmallRow] {
     let statusEncoder = JSONEncoder()
     statusEncoder.keyEncodingStrategy = .convertToSnakeCase
     statusEncoder.dateEncodingStrategy = .custom { date, encoder in
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var container = encoder.singleValueContainer()
-        try container.encode(formatter.string(from: date))
+        try container.encode(APIPayloads.fractionalFormatter().string(from: date))
     }
     let statusBytes = try statusEncoder.encode(statuses)
     let statusDecoder = JSONDecoder()

@@ -280,8 +280,17 @@ private func timeSmallRows(_ rows: [SmallRow]) throws -> [Comparison] {
 func countInstructions(_ arguments: [String]) throws {
     let scratch = try SmallScratch()
     defer { scratch.removeAll() }
-    let onFiles = arguments.first.map { $0.contains("-file") || $0.contains("-sqlite") || $0 == "list" } ?? true
-    try countInstructions(arguments, rows: allSmallRows(scratch: scratch, withFileStores: onFiles) + apiRows())
+    // Only the rows asked for are made: the api payloads, and the stores on files (whose
+    // watcher threads would count in every other row), for their own rows or the list.
+    let row = arguments.first ?? "list"
+    let rows: [SmallRow]
+    if row.hasPrefix("api-") {
+        rows = try apiRows()
+    } else {
+        let onFiles = row.contains("-file") || row.contains("-sqlite") || row == "list"
+        rows = try allSmallRows(scratch: scratch, withFileStores: onFiles) + (row == "list" ? apiRows() : [])
+    }
+    try countInstructions(arguments, rows: rows)
 }
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
