@@ -868,6 +868,27 @@ after: mutating func enterContainer()
 line: guard depth <= maximumDepth else
 becomes: guard true else
 tests: JSON5ReaderTests
+
+name: a JSON sink taken from the thread keeps the last document's bytes
+file: Sources/RawCoding/Formats/JSON/JSONSink.swift
+after: private func recycle()
+line: output.removeAll()
+becomes: _ = output.count
+tests: SinkEncodingTests
+
+name: sink options made for one JSON codec are reused for another with other dates
+file: Sources/RawCoding/Codecs/JSONCodec.swift
+after: func matches(_ codec: JSONCodec) -> Bool
+line: depth == codec.limits.effectiveDepth && data == codec.data && dates == codec.dates
+becomes: depth == codec.limits.effectiveDepth && data == codec.data
+tests: SinkEncodingTests
+
+name: a JSON string with a control character is written unescaped
+file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+after: static func mayNeedEscape
+line: return found != 0
+becomes: return false
+tests: SinkEncodingTests|FoundationCoderPortTests
 LIST
 )
 

@@ -142,19 +142,24 @@ extension Codec {
         }
     }
 
-    /// `value` written straight into `sink` and finished by `finish`, or `nil` where the tree
-    /// path must encode it: a versioned value (its envelope is added to the tree), anything the
-    /// sink path gives up on, and output over `limits` (the tree path names the limit).
+    /// Writes `value` straight into the sink of the root `makeRoot` makes
+    /// (``SinkEncodingNode/root(options:sink:)``), where `finish` takes the output and answers
+    /// its size in bytes (or `nil`). `false` where the tree path must encode the value: a
+    /// versioned value (its envelope is added to the tree), anything the sink path gives up on,
+    /// and output over `limits` (the tree path names the limit).
+    ///
+    /// The output goes to the caller through `finish`, not as a result: a result of a type
+    /// chosen by the caller would be a generic optional, looked up at run time.
     func encodeDirectly<Value: Encodable, Sink: EncodingSink>(
-        _ value: Value, with encoder: StoredValueEncoder, limits: Limits, into sink: Sink,
-        finish: (inout Sink) -> [UInt8]?
-    ) throws(RawCodingError) -> Data? {
-        guard !TypeTraits.of(Value.self).isStoredVersioned else { return nil }
-        return try RecursionGuard.codecScope(encoding: Value.self) { () -> Data? in
-            guard var written = SinkEncoding.encode(value, options: encoder, limits: limits, into: sink),
-                let bytes = finish(&written), bytes.count <= limits.maximumInputBytes
-            else { return nil }
-            return Data(bytes)
+        _ value: Value, limits: Limits, root makeRoot: () -> SinkEncodingNode<Sink>,
+        finish: (inout Sink) -> Int?
+    ) throws(RawCodingError) -> Bool {
+        guard !TypeTraits.of(Value.self).isStoredVersioned else { return false }
+        return try RecursionGuard.codecScope(encoding: Value.self) { () -> Bool in
+            guard let written = SinkEncoding.encode(value, root: makeRoot(), limits: limits),
+                let count = finish(&written.sink)
+            else { return false }
+            return count <= limits.maximumInputBytes
         }
     }
 

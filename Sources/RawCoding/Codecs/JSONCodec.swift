@@ -156,6 +156,41 @@ public struct JSONCodec: StringCodec, Hashable {
         return encoder
     }
 
+    /// The engine's options for a sink encode: those this thread made last, when they were
+    /// made for a codec equal to this one.
+    var sinkOptions: SinkOptions {
+        let state = RecursionGuard.state
+        if let last = state.lastJSONSinkOptions, last.matches(self) { return last.options }
+        let options = SinkOptions(encoder(checking: nil))
+        state.lastJSONSinkOptions = LastSinkOptions(self, options: options)
+        return options
+    }
+
+    /// Sink options and what they were made from: the codec's options a sink encode reads
+    /// (not the whole codec, which was slower to copy and compare than to make them again).
+    final class LastSinkOptions {
+        let dates: DateStrategy
+        let data: DataStrategy
+        let nonFiniteNumbers: NonFiniteStrategy
+        let depth: Int
+        let options: SinkOptions
+
+        init(_ codec: JSONCodec, options: SinkOptions) {
+            dates = codec.dates
+            data = codec.data
+            nonFiniteNumbers = codec.nonFiniteNumbers
+            depth = codec.limits.effectiveDepth
+            self.options = options
+        }
+
+        /// Whether `codec` makes the same sink options (its key strategy aside: a sink encode
+        /// is only made with default keys).
+        func matches(_ codec: JSONCodec) -> Bool {
+            depth == codec.limits.effectiveDepth && data == codec.data && dates == codec.dates
+                && nonFiniteNumbers == codec.nonFiniteNumbers
+        }
+    }
+
     /// The engine's options for reading back.
     var decoder: StoredValueDecoder {
         var decoder = StoredValueDecoder()
@@ -177,14 +212,13 @@ public struct JSONCodec: StringCodec, Hashable {
 
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
         guard keys == .snakeCase else {
-            let encoder = encoder(checking: nil)
-            if let data = try encodeDirectly(
-                value, with: encoder, limits: limits, into: JSONSink(pretty: formatting == .pretty),
-                finish: { $0.output.bytes })
-            {
-                return data
+            var data = Data()
+            let written = try encodeDirectly(value) { sink in
+                data = sink.finishData()
+                return data.count
             }
-            return try encode(value, with: encoder, format: format, limits: limits)
+            if written { return data }
+            return try encode(value, with: encoder(checking: nil), format: format, limits: limits)
         }
         let check = KeyRoundTripCheck()
         let data = try encode(value, with: encoder(checking: check), format: format, limits: limits)
@@ -240,8 +274,29 @@ public struct JSONCodec: StringCodec, Hashable {
     public var fileExtension: String { formatting == .pretty ? "pretty.json" : "json" }
 
     public func encodeToString<Value: Encodable>(_ value: Value) throws(RawCodingError) -> String {
+        if keys != .snakeCase {
+            // Straight from the sink's bytes to the string, without data in between.
+            var text = ""
+            let written = try encodeDirectly(value) { sink in
+                text = sink.finishString()
+                return text.utf8.count
+            }
+            if written { return text }
+        }
         // The writer only writes valid UTF-8.
-        String(decoding: try encode(value), as: UTF8.self)
+        return String(decoding: try encode(value), as: UTF8.self)
+    }
+
+    /// `value` written by the JSON sink and handed to `finish`, which answers the size of what
+    /// it took; `false` where the tree path must write it (``Codec/encodeDirectly(_:limits:root:finish:)``).
+    private func encodeDirectly<Value: Encodable>(
+        _ value: Value, finish: (inout JSONSink) -> Int
+    ) throws(RawCodingError) -> Bool {
+        let options = sinkOptions
+        let pretty = formatting == .pretty
+        return try encodeDirectly(
+            value, limits: limits, root: { .root(options: options, sink: JSONSink.takingSpare(pretty: pretty)) },
+            finish: { finish(&$0) })
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from string: String) throws(RawCodingError) -> Value {

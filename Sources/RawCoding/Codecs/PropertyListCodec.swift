@@ -58,11 +58,21 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
         let encoder = self.encoder
         let isBinary = Format.layout.isBinary
-        let data =
+        var data = Data()
+        func keep(_ bytes: [UInt8]?) -> Int? {
+            guard let bytes else { return nil }
+            data = Data(bytes)
+            return data.count
+        }
+        let written =
             isBinary
-            ? try encodeDirectly(value, with: encoder, limits: limits, into: BinaryPropertyListSink()) { $0.finish() }
-            : try encodeDirectly(value, with: encoder, limits: limits, into: XMLPropertyListSink()) { $0.finish() }
-        if let data { return data }
+            ? try encodeDirectly(
+                value, limits: limits, root: { .root(options: SinkOptions(encoder), sink: BinaryPropertyListSink()) },
+                finish: { keep($0.finish()) })
+            : try encodeDirectly(
+                value, limits: limits, root: { .root(options: SinkOptions(encoder), sink: XMLPropertyListSink()) },
+                finish: { keep($0.finish()) })
+        if written { return data }
         return isBinary
             ? try encode(value, with: encoder, format: BinaryPropertyListTreeFormat(), limits: limits)
             : try encode(value, with: encoder, format: XMLPropertyListTreeFormat(), limits: limits)

@@ -118,7 +118,13 @@ public struct RawCodable<Value: Codable>: RawRepresentable {
     /// - Returns: The same text as ``rawValue``.
     /// - Throws: ``RawCodingError`` naming the coding path and the reason.
     public func encodedRawValue() throws(RawCodingError) -> String {
-        try Self.codec.encodeStoredToString(wrappedValue, keeping: unknownKeys)
+        // Nothing to keep and the default codec: its own text encode writes what
+        // `encodeStoredToString` writes (``EncodesAsStored``), without the existential codec and
+        // without data in between.
+        if unknownKeys.isEmpty, !TypeTraits.of(Value.self).hasCustomRawValueCodec {
+            return try JSONCodec().encodeToString(wrappedValue)
+        }
+        return try Self.codec.encodeStoredToString(wrappedValue, keeping: unknownKeys)
     }
 
     /// Reads a property of the wrapped value.

@@ -41,6 +41,11 @@ enum RecursionGuard {
         /// Marks for the next tree decoder made on this thread to take
         /// (``StoredEvolution/plainWithNothingToFillOrKeep(_:from:codec:)``).
         var pendingTreeMarks: TreeMarks?
+        /// The JSON sink this thread's next encode takes (``JSONSink/takingSpare(pretty:)``).
+        var spareJSONSink: JSONSink?
+        /// The sink options this thread's last JSON encode made, and for which codec
+        /// (``JSONCodec/sinkOptions``).
+        var lastJSONSinkOptions: JSONCodec.LastSinkOptions?
     }
 
     private static let key: pthread_key_t = {
@@ -161,10 +166,10 @@ enum RecursionGuard {
         do {
             result = try body()
         } catch {
-            if let parked = takeParkedFailure() { throw parked }
+            if let parked = takeParkedFailure(from: state) { throw parked }
             throw wrap(error)
         }
-        if let parked = takeParkedFailure() { throw parked }
+        if let parked = takeParkedFailure(from: state) { throw parked }
         return result
     }
 
@@ -195,9 +200,14 @@ enum RecursionGuard {
     }
 
     static func takeParkedFailure() -> RawCodingError? {
-        let state = state
-        defer { state.parkedFailure = nil }
-        return state.parkedFailure
+        takeParkedFailure(from: state)
+    }
+
+    /// As ``takeParkedFailure()``, with this thread's state already at hand; nothing parked
+    /// (nearly always) copies nothing.
+    private static func takeParkedFailure(from state: State) -> RawCodingError? {
+        guard case .some = state.parkedFailure else { return nil }
+        return state.parkedFailure.take()
     }
 
     /// The typed error for `type` caught re-entering its own coding.

@@ -383,6 +383,79 @@ struct SinkEncodingTests {
         #expect(try JSONCodec().encodeToString([keeper]) == "[1]")
     }
 
+    /// Encodes another value with a codec of its own inside its own encode, as a model that
+    /// stores a nested document as text does: the inner encode runs while the outer one holds
+    /// the thread's sink.
+    struct EncodesInside: Encodable {
+        let inner: [String: Double]
+        let codec: JSONCodec
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: StoredCodingKeyForTests.self)
+            try container.encode("before", forKey: StoredCodingKeyForTests(stringValue: "z"))
+            try container.encode(codec.encodeToString(inner), forKey: StoredCodingKeyForTests(stringValue: "text"))
+            try container.encode(inner, forKey: StoredCodingKeyForTests(stringValue: "a"))
+        }
+    }
+
+    @Test func encodesOnOneThreadAfterAndInsideEachOtherWriteTheirOwnBytes() throws {
+        let compact = JSONCodec()
+        let pretty = JSONCodec(formatting: .pretty)
+        let inner = ["y": 1.5, "b": -2]
+        let large = (0..<3_000).map { "element \($0)" }
+        let expectedLarge = try compact.writeTree(compact.encodeTree(large))
+        for round in 0..<3 {
+            // The outer encode's sink is in use while the inner one runs, with either layout.
+            for (outer, innerCodec) in [(compact, pretty), (pretty, compact), (compact, compact)] {
+                let value = EncodesInside(inner: inner, codec: innerCodec)
+                let written = try outer.encode(value)
+                #expect(written == (try outer.writeTree(outer.encodeTree(value))), "round \(round)")
+                let text = try #require(try outer.readTree(from: written)["text"]?.stringValue)
+                #expect(text == (try innerCodec.encodeToString(inner)))
+            }
+            // A document larger than the kept buffers, then small ones again.
+            #expect(try compact.encode(large) == expectedLarge)
+            #expect(try compact.encodeToString(inner) == #"{"b":-2,"y":1.5}"#)
+            #expect(try pretty.encodeToString(["k": 1]) == "{\n  \"k\" : 1\n}")
+            // A value the sink path gives up on (a repeated key) leaves the next encode whole.
+            #expect(try compact.encode(RepeatedKey()) == (try compact.writeTree(compact.encodeTree(RepeatedKey()))))
+            #expect(try compact.encodeToString(["a": [1, 2]]) == #"{"a":[1,2]}"#)
+        }
+    }
+
+    @Test func codecsWithDifferentOptionsOnOneThreadEachWriteTheirOwn() throws {
+        struct Dated: Codable, Equatable {
+            var at = Date(timeIntervalSinceReferenceDate: 1.5)
+            var ratio = Double.infinity
+        }
+        let plain = JSONCodec()
+        let since1970 = JSONCodec(dates: .secondsSince1970)
+        let named = JSONCodec(nonFiniteNumbers: .strings(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"))
+        let shallow = JSONCodec(limits: Limits(maximumDepth: 1))
+        for _ in 0..<3 {
+            for codec in [plain, since1970, named, shallow, plain] {
+                #expect(
+                    Self.outcome { try codec.encode(Dated()) }
+                        == Self.outcome { try codec.writeTree(codec.encodeTree(Dated())) }, "\(codec)")
+            }
+            #expect(try plain.encodeToString(Dated()) == #"{"at":1.5,"ratio":"Infinity"}"#)
+            #expect(try since1970.encodeToString(Dated()) == #"{"at":978307201.5,"ratio":"Infinity"}"#)
+            #expect(try named.encodeToString(Dated()) == #"{"at":1.5,"ratio":"inf"}"#)
+            #expect(throws: RawCodingError.self) { try shallow.encode(["a": ["b": 1]]) }
+        }
+    }
+
+    @Test func encodeToStringIsTheTextOfEncode() throws {
+        var generator = SeededGenerator(state: 41)
+        for codec in [JSONCodec(), JSONCodec(formatting: .pretty), JSONCodec(keys: .snakeCase)] {
+            for _ in 0..<300 {
+                let tree = StoredValue.random(using: &generator, depth: 3)
+                let data = Self.outcome { try codec.encode(tree) }
+                let text = Self.outcome { Data(try codec.encodeToString(tree).utf8) }
+                #expect(data == text)
+            }
+        }
+    }
+
     struct StoredCodingKeyForTests: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }

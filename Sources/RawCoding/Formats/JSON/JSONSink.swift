@@ -2,98 +2,154 @@ import Foundation
 
 /// The JSON writer as an ``EncodingSink``: the same bytes ``JSONOutput`` writes for the tree
 /// the tree path would build.
-struct JSONSink: EncodingSink {
-    private(set) var output: JSONOutput
-    private(set) var valueCount = 0
-    private var containers = SinkContainers()
+///
+/// A class, so the thread's spare and the encode holding it share one reference instead of
+/// copying (and retaining) each buffer. One encode writes into it at a time, so its state is
+/// exempt from run-time exclusivity checks.
+final class JSONSink: EncodingSink {
+    @exclusivity(unchecked) private var pretty: Bool
+    private let output: OutputBuffer
+    @exclusivity(unchecked) private(set) var valueCount = 0
+    @exclusivity(unchecked) private var containers = SinkContainers()
+
+    /// Output buffers kept for the thread's next encode are at most this large; a large
+    /// document's are freed.
+    private static let largestSpareCapacity = 16 * 1024
 
     init(pretty: Bool) {
-        output = JSONOutput(pretty: pretty, sortsKeys: true)
+        self.pretty = pretty
+        output = OutputBuffer()
     }
 
-    mutating func writeNull() {
-        valueCount += 1
-        output.append("null")
+    /// A sink for one encode: the thread's spare, with the capacity its buffers grew to in an
+    /// earlier encode, or a new one. Allocating and freeing the buffers was about a tenth of
+    /// a settings-sized encode. An encode inside another (a model encoding a value itself)
+    /// finds no spare and makes its own.
+    static func takingSpare(pretty: Bool) -> JSONSink {
+        guard let sink = RecursionGuard.state.spareJSONSink.take() else { return JSONSink(pretty: pretty) }
+        sink.pretty = pretty
+        return sink
     }
 
-    mutating func writeBool(_ value: Bool) {
-        valueCount += 1
-        output.append(value ? "true" : "false")
+    /// The document, as data; the buffers become the thread's spare unless they are large.
+    func finishData() -> Data {
+        let data = output.data()
+        recycle()
+        return data
     }
 
-    mutating func writeInt(_ value: Int64) {
-        valueCount += 1
-        NumberText.append(value, to: &output.bytes)
+    /// The document, as a string (the writer writes only valid UTF-8); the buffers become the
+    /// thread's spare unless they are large.
+    func finishString() -> String {
+        let text = String(decoding: output.written, as: UTF8.self)
+        recycle()
+        return text
     }
 
-    mutating func writeUInt(_ value: UInt64) {
-        valueCount += 1
-        NumberText.append(value, to: &output.bytes)
+    private func recycle() {
+        guard output.capacity <= Self.largestSpareCapacity else { return }
+        output.removeAll()
+        valueCount = 0
+        containers.clear()
+        RecursionGuard.state.spareJSONSink = self
     }
 
-    mutating func writeDouble(_ value: Double) {
+    func writeNull() {
         valueCount += 1
-        NumberText.append(value, to: &output.bytes)
+        output.appendBytes("null")
+    }
+
+    func writeBool(_ value: Bool) {
+        valueCount += 1
+        output.appendBytes(value ? "true" : "false")
+    }
+
+    func writeInt(_ value: Int64) {
+        valueCount += 1
+        var output = output
+        NumberText.append(value, to: &output)
+    }
+
+    func writeUInt(_ value: UInt64) {
+        valueCount += 1
+        var output = output
+        NumberText.append(value, to: &output)
+    }
+
+    func writeDouble(_ value: Double) {
+        valueCount += 1
+        var output = output
+        NumberText.append(value, to: &output)
     }
 
     /// JSON numbers cannot hold infinities or NaN.
-    mutating func writeNonFinite(_ value: Double) -> Bool { false }
+    func writeNonFinite(_ value: Double) -> Bool { false }
 
-    mutating func writeString(_ value: String) {
+    func writeString(_ value: String) {
         valueCount += 1
-        output.writeString(value)
+        var output = output
+        output.appendJSONString(value)
     }
 
-    mutating func writeDecimal(_ value: Decimal) -> Bool {
+    func writeDecimal(_ value: Decimal) -> Bool {
         guard !value.isNaN else { return false }
         valueCount += 1
-        output.bytes.append(contentsOf: value.description.utf8)
+        var text = value.description
+        text.withUTF8 { output.appendBytes($0) }
         return true
     }
 
     /// JSON has no dates or bytes; the codecs' strategies never ask for them.
-    mutating func writeDate(_ value: Date) -> Bool { false }
-    mutating func writeData(_ value: Data) -> Bool { false }
+    func writeDate(_ value: Date) -> Bool { false }
+    func writeData(_ value: Data) -> Bool { false }
 
-    mutating func beginArray() {
+    @inline(__always)
+    private func newline(_ indent: Int) {
+        guard pretty else { return }
+        var output = output
+        output.appendJSONNewline(indent: indent)
+    }
+
+    func beginArray() {
         valueCount += 1
-        containers.push(start: output.bytes.count)
-        output.bytes.append(UInt8(ascii: "["))
+        containers.push(start: output.count)
+        output.appendByte(UInt8(ascii: "["))
     }
 
-    mutating func beginElement() {
-        if !containers.addMember() { output.bytes.append(UInt8(ascii: ",")) }
-        output.newline(containers.depth)
+    func beginElement() {
+        if !containers.addMember() { output.appendByte(UInt8(ascii: ",")) }
+        newline(containers.depth)
     }
 
-    mutating func endArray() {
+    func endArray() {
         let closed = containers.pop()
-        if closed.count > 0 { output.newline(containers.depth) }
-        output.bytes.append(UInt8(ascii: "]"))
+        if closed.count > 0 { newline(containers.depth) }
+        output.appendByte(UInt8(ascii: "]"))
     }
 
-    mutating func beginDictionary() {
+    func beginDictionary() {
         valueCount += 1
-        containers.push(start: output.bytes.count)
-        output.bytes.append(UInt8(ascii: "{"))
+        containers.push(start: output.count)
+        output.appendByte(UInt8(ascii: "{"))
     }
 
-    mutating func beginEntry(key: String) {
-        if !containers.addMember() { output.bytes.append(UInt8(ascii: ",")) }
-        output.newline(containers.depth)
-        containers.addEntry(key: key, start: output.bytes.count)
-        output.writeString(key)
-        if output.pretty { output.append(" : ") } else { output.bytes.append(UInt8(ascii: ":")) }
+    func beginEntry(key: String) {
+        if !containers.addMember() { output.appendByte(UInt8(ascii: ",")) }
+        newline(containers.depth)
+        containers.addEntry(key: key, start: output.count)
+        var output = output
+        output.appendJSONString(key)
+        if pretty { output.appendBytes(" : ") } else { output.appendByte(UInt8(ascii: ":")) }
     }
 
-    mutating func endDictionary() -> Bool {
+    func endDictionary() -> Bool {
         let closed = containers.pop()
         let indent = containers.depth
         // A separator is the comma and, pretty, the newline and indent of the next entry.
-        let separator = 1 + (output.pretty ? 1 + 2 * (indent + 1) : 0)
-        guard containers.sortEntries(of: closed, in: &output.bytes, separator: separator) else { return false }
-        if closed.count > 0 { output.newline(indent) }
-        output.bytes.append(UInt8(ascii: "}"))
+        let separator = 1 + (pretty ? 1 + 2 * (indent + 1) : 0)
+        guard containers.sortEntries(of: closed, in: output.written, separator: separator) else { return false }
+        if closed.count > 0 { newline(indent) }
+        output.appendByte(UInt8(ascii: "}"))
         return true
     }
 }

@@ -71,7 +71,7 @@ public enum JSONFormatting: Hashable, Sendable {
 
 /// The growing output of a ``JSONWriter``.
 struct JSONOutput {
-    let pretty: Bool
+    var pretty: Bool
     let sortsKeys: Bool
     var refusesLoss = false
     var bytes: [UInt8] = []
@@ -157,8 +157,7 @@ struct JSONOutput {
     @inline(__always)
     mutating func newline(_ indent: Int) {
         guard pretty else { return }
-        bytes.append(UInt8(ascii: "\n"))
-        for _ in 0..<(indent * 2) { bytes.append(UInt8(ascii: " ")) }
+        bytes.appendJSONNewline(indent: indent)
     }
 
     @inline(__always)
@@ -167,31 +166,53 @@ struct JSONOutput {
     }
 
     mutating func writeString(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
+        bytes.appendJSONString(text)
+    }
+}
+
+extension ByteOutput {
+    /// `text` as a JSON string, quoted and escaped.
+    mutating func appendJSONString(_ text: String) {
+        // Most keys and values need no escape: one word check per eight bytes, one copy, and
+        // no copy of the string (which `withUTF8` makes, retaining it).
+        let plain: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.count <= 64, !JSONStringBytes.mayNeedEscape(utf8) else { return false }
+            appendByte(UInt8(ascii: "\""))
+            appendBytes(utf8)
+            appendByte(UInt8(ascii: "\""))
+            return true
+        }
+        if plain == true { return }
         var text = text
         text.withUTF8 { utf8 in
+            appendByte(UInt8(ascii: "\""))
             EscapeRuns.split(
                 utf8, specials: JSONStringBytes.specials(in:),
                 isSpecial: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C },
-                run: { bytes.append(contentsOf: $0) },
+                run: { appendBytes($0) },
                 special: { byte in
-                    bytes.append(UInt8(ascii: "\\"))
+                    appendByte(UInt8(ascii: "\\"))
                     switch byte {
-                    case 0x22, 0x5C: bytes.append(byte)
-                    case 0x08: bytes.append(UInt8(ascii: "b"))
-                    case 0x0C: bytes.append(UInt8(ascii: "f"))
-                    case 0x0A: bytes.append(UInt8(ascii: "n"))
-                    case 0x0D: bytes.append(UInt8(ascii: "r"))
-                    case 0x09: bytes.append(UInt8(ascii: "t"))
+                    case 0x22, 0x5C: appendByte(byte)
+                    case 0x08: appendByte(UInt8(ascii: "b"))
+                    case 0x0C: appendByte(UInt8(ascii: "f"))
+                    case 0x0A: appendByte(UInt8(ascii: "n"))
+                    case 0x0D: appendByte(UInt8(ascii: "r"))
+                    case 0x09: appendByte(UInt8(ascii: "t"))
                     default:
-                        let digits = Array("0123456789abcdef".utf8)
-                        bytes.append(contentsOf: [
-                            UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                            digits[Int(byte >> 4)], digits[Int(byte & 0xF)],
-                        ])
+                        let digits: StaticString = "0123456789abcdef"
+                        appendBytes("u00")
+                        appendByte(digits.utf8Start[Int(byte >> 4)])
+                        appendByte(digits.utf8Start[Int(byte & 0xF)])
                     }
                 })
+            appendByte(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A newline and `indent` levels of two spaces, for pretty output.
+    mutating func appendJSONNewline(indent: Int) {
+        appendByte(UInt8(ascii: "\n"))
+        for _ in 0..<(indent * 2) { appendByte(UInt8(ascii: " ")) }
     }
 }

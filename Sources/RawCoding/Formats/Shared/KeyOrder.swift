@@ -9,6 +9,9 @@ struct KeyOrder {
     /// The lists longer than the thread's cache keeps, by length.
     private var cache: [Int: RememberedKeyOrders] = [:]
 
+    /// Whether no long list's order is kept.
+    var isEmpty: Bool { cache.isEmpty }
+
     /// The positions of `dictionary`'s entries in canonical order.
     mutating func order(of dictionary: StoredDictionary) -> [Int] {
         let entries = dictionary.entries
@@ -75,8 +78,9 @@ struct KeyOrder {
 final class KeyOrderCache {
     /// The longest key list kept (a struct's properties, not a large dictionary's keys).
     static let largestCount = 32
-    /// The lists of each length, by length.
-    var lists = [RememberedKeyOrders](repeating: RememberedKeyOrders(), count: largestCount + 1)
+    /// The lists of each length, by length. Touched only by its own thread, one call at a
+    /// time, so exempt from run-time exclusivity checks.
+    @exclusivity(unchecked) var lists = [RememberedKeyOrders](repeating: RememberedKeyOrders(), count: largestCount + 1)
 }
 
 /// A few key lists of one length and their canonical orders, the most used first.

@@ -2,63 +2,73 @@ import Foundation
 
 /// Number text shared by the text writers.
 enum NumberText {
-    static func append(_ value: Int64, to bytes: inout [UInt8]) {
+    static func append(_ value: Int64, to bytes: inout some ByteOutput) {
         if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
+            bytes.appendByte(UInt8(ascii: "-"))
             append(value.magnitude, to: &bytes)
         } else {
             append(UInt64(value), to: &bytes)
         }
     }
 
-    static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+    static func append(_ value: UInt64, to bytes: inout some ByteOutput) {
         if value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            bytes.appendByte(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes of scratch
-        withUnsafeMutableBytes(of: &digits) { scratch in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
             var rest = value
             var position = scratch.count
             while rest > 0 {
                 position -= 1
-                scratch[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                scratch.initializeElement(at: position, to: UInt8(ascii: "0") + UInt8(rest % 10))
                 rest /= 10
             }
-            bytes.append(contentsOf: scratch[position...])
+            bytes.appendBytes(UnsafeBufferPointer(rebasing: scratch[position...]))
         }
     }
 
     /// The shortest text that reads back as `value`, without a trailing `.0`.
-    static func append(_ value: Double, to bytes: inout [UInt8]) {
+    static func append(_ value: Double, to bytes: inout some ByteOutput) {
         if value == value.rounded(.towardZero), value.magnitude < 1e15 {
             if value == 0 {
-                if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(UInt8(ascii: "0"))
+                if value.sign == .minus { bytes.appendByte(UInt8(ascii: "-")) }
+                bytes.appendByte(UInt8(ascii: "0"))
             } else {
                 append(Int64(value), to: &bytes)
             }
             return
         }
-        // The standard library's shortest digits, written straight into the bytes (no String).
-        var stream = ByteStream()
-        swap(&stream.bytes, &bytes)
-        let start = stream.bytes.count
-        value.write(to: &stream)
-        swap(&stream.bytes, &bytes)
-        let end = bytes.count
-        if end - start >= 2, bytes[end - 2] == UInt8(ascii: "."), bytes[end - 1] == UInt8(ascii: "0") {
-            bytes.removeLast(2)
+        // The standard library's shortest digits, written into a stream on the stack (no String).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DigitStream.capacity) { scratch in
+            var stream = DigitStream(scratch: scratch)
+            value.write(to: &stream)
+            // "1.0e+20" keeps its ".0"; only a final ".0" goes.
+            var end = stream.count
+            if end >= 2, scratch[end - 2] == UInt8(ascii: "."), scratch[end - 1] == UInt8(ascii: "0") { end -= 2 }
+            bytes.appendBytes(UnsafeBufferPointer(rebasing: scratch[..<end]))
         }
     }
 
-    /// Bytes as a text stream, so a number writes its digits without making a `String`.
-    private struct ByteStream: TextOutputStream {
-        var bytes: [UInt8] = []
+    /// A number's digits as a text stream into stack memory, so it writes them without making a
+    /// `String` or touching the heap. A double's shortest form is at most 24 bytes.
+    private struct DigitStream: TextOutputStream {
+        static let capacity = 64
+        let scratch: UnsafeMutableBufferPointer<UInt8>
+        private(set) var count = 0
 
-        mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+        init(scratch: UnsafeMutableBufferPointer<UInt8>) { self.scratch = scratch }
+
+        mutating func write(_ string: String) {
+            var string = string
+            string.withUTF8 { _writeASCII($0) }
+        }
 
         /// What the standard library's numbers call with their digits where it can.
-        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+            precondition(count + buffer.count <= scratch.count, "a number's text is longer than 64 bytes")
+            _ = UnsafeMutableBufferPointer(rebasing: scratch[count...]).initialize(fromContentsOf: buffer)
+            count += buffer.count
+        }
     }
 }

@@ -21,7 +21,8 @@ struct SinkContainers {
     /// so reading a position retains no key).
     private var keys: [String] = []
     private var starts: [Int] = []
-    private var scratch: [UInt8] = []
+    /// Where entries wait while they are put in order; made by the first reorder.
+    private var scratch: OutputBuffer?
     private var keyOrder = KeyOrder()
 
     /// Room for a settings-sized value's containers and entries from the start: growing the
@@ -30,6 +31,17 @@ struct SinkContainers {
         open.reserveCapacity(8)
         keys.reserveCapacity(32)
         starts.reserveCapacity(32)
+    }
+
+    /// Empties the lists for another document, keeping their capacity (a finished document
+    /// left nothing open) but not the orders of long key lists, which only grow.
+    mutating func clear() {
+        // A finished document left the lists empty; emptying an empty list still costs.
+        if !open.isEmpty { open.removeAll(keepingCapacity: true) }
+        if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
+        if !starts.isEmpty { starts.removeAll(keepingCapacity: true) }
+        scratch?.removeAll()
+        if !keyOrder.isEmpty { keyOrder = KeyOrder() }
     }
 
     /// How many containers are open.
@@ -71,20 +83,29 @@ struct SinkContainers {
         for index in open.indices { open[index].start -= count }
     }
 
+    /// As the `sortEntries` below, for an array.
+    mutating func sortEntries(of closed: Open, in bytes: inout [UInt8], separator: Int) -> Bool {
+        bytes.withUnsafeMutableBufferPointer { sortEntries(of: closed, in: $0, separator: separator) }
+    }
+
     /// Puts the entries of `closed`, a dictionary just popped whose last entry ends at the end
     /// of `bytes`, in canonical key order; entries are `separator` bytes apart (all the same).
     /// `false` when two keys are the same.
-    mutating func sortEntries(of closed: Open, in bytes: inout [UInt8], separator: Int) -> Bool {
+    mutating func sortEntries(of closed: Open, in bytes: UnsafeMutableBufferPointer<UInt8>, separator: Int) -> Bool {
         defer {
-            keys.removeLast(closed.count)
-            starts.removeLast(closed.count)
+            // One at a time: `removeLast(_:)` goes through the generic `replaceSubrange`,
+            // several times slower for the few entries a struct has.
+            for _ in 0..<closed.count {
+                keys.removeLast()
+                starts.removeLast()
+            }
         }
         guard closed.count > 1 else { return true }
         let first = closed.firstEntry
         let (order, repeats) = keyOrder.order(count: closed.count) { keys[first + $0] }
         guard !repeats else { return false }
         if !order.indices.elementsEqual(order) {
-            reorder(from: first, count: closed.count, order, in: &bytes, separator: separator)
+            reorder(from: first, count: closed.count, order, in: bytes, separator: separator)
         }
         return true
     }
@@ -94,47 +115,64 @@ struct SinkContainers {
     /// through the scratch buffer, so a large value among small siblings (a document's one big
     /// array) is not copied twice.
     private mutating func reorder(
-        from first: Int, count: Int, _ order: [Int], in output: inout [UInt8], separator: Int
+        from first: Int, count: Int, _ order: [Int], in output: UnsafeMutableBufferPointer<UInt8>, separator: Int
     ) {
-        let start = starts[first]
+        guard let target = output.baseAddress else { return }
         let end = output.count
-        func range(_ entry: Int) -> Range<Int> {
-            starts[first + entry]..<(entry + 1 < count ? starts[first + entry + 1] - separator : end)
+        let scratch = self.scratch ?? OutputBuffer(capacity: end - starts[first])
+        self.scratch = scratch
+        // Each entry's bytes, found once (not from the start list on every use).
+        starts.withUnsafeBufferPointer { starts in
+            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: count) { ranges in
+                for entry in 0..<count {
+                    let upper = entry + 1 < count ? starts[first + entry + 1] - separator : end
+                    ranges.initializeElement(at: entry, to: starts[first + entry]..<upper)
+                }
+                Self.reorder(ranges, order, in: target, end: end, separator: separator, through: scratch)
+            }
         }
+    }
+
+    private static func reorder(
+        _ ranges: UnsafeMutableBufferPointer<Range<Int>>, _ order: [Int], in target: UnsafeMutablePointer<UInt8>,
+        end: Int, separator: Int, through scratch: OutputBuffer
+    ) {
+        let start = ranges[0].lowerBound
         var longest = 0
-        for entry in 1..<count where range(entry).count > range(longest).count { longest = entry }
-        let kept = range(longest)
+        for entry in 1..<ranges.count where ranges[entry].count > ranges[longest].count { longest = entry }
+        let kept = ranges[longest]
         // Where the longest goes: after the entries before it in order, and their separators.
         var keptTarget = start
         for entry in order {
             if entry == longest { break }
-            keptTarget += range(entry).count + separator
+            keptTarget += ranges[entry].count + separator
         }
         // Everything but the longest entry (the separators with it), then the longest in place.
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: output[start..<kept.lowerBound])
-        scratch.append(contentsOf: output[kept.upperBound..<end])
-        output.withUnsafeMutableBufferPointer { bytes in
-            scratch.withUnsafeBufferPointer { source in
-                guard let target = bytes.baseAddress, let origin = source.baseAddress else { return }
-                memmove(target + keptTarget, target + kept.lowerBound, kept.count)
-                // A separator: the one before the longest entry, or the one after it when it is
-                // first (where the scratch then begins).
-                let separatorInScratch = longest > 0 ? kept.lowerBound - start - separator : 0
-                var position = start
-                for (rank, entry) in order.enumerated() {
-                    if rank > 0, separator > 0 {
-                        (target + position).update(from: origin + separatorInScratch, count: separator)
-                        position += separator
-                    }
-                    let bytesOfEntry = range(entry)
-                    if entry != longest {
-                        let from = bytesOfEntry.lowerBound - start - (entry > longest ? kept.count : 0)
-                        (target + position).update(from: origin + from, count: bytesOfEntry.count)
-                    }
-                    position += bytesOfEntry.count
+        scratch.removeAll()
+        scratch.appendBytes(UnsafeBufferPointer(start: target + start, count: kept.lowerBound - start))
+        scratch.appendBytes(UnsafeBufferPointer(start: target + kept.upperBound, count: end - kept.upperBound))
+        let origin = scratch.base
+        memmove(target + keptTarget, target + kept.lowerBound, kept.count)
+        // A separator: the one before the longest entry, or the one after it when it is first
+        // (where the scratch then begins).
+        let separatorInScratch = longest > 0 ? kept.lowerBound - start - separator : 0
+        var position = start
+        for (rank, entry) in order.enumerated() {
+            if rank > 0, separator > 0 {
+                // Compact JSON's comma is one byte: stored, not copied with a call.
+                if separator == 1 {
+                    target[position] = origin[separatorInScratch]
+                } else {
+                    (target + position).update(from: origin + separatorInScratch, count: separator)
                 }
+                position += separator
             }
+            let bytesOfEntry = ranges[entry]
+            if entry != longest {
+                let from = bytesOfEntry.lowerBound - start - (entry > longest ? kept.count : 0)
+                (target + position).update(from: origin + from, count: bytesOfEntry.count)
+            }
+            position += bytesOfEntry.count
         }
     }
 }

@@ -45,9 +45,12 @@ package enum EngineBenchmark {
     /// hand the value to the tree path.
     package static func encodeKeepingNothing<Value: Encodable>(_ value: Value) -> Int? {
         let options = JSONCodec().encoder(checking: nil)
-        guard let sink = SinkEncoding.encode(value, options: options, limits: .default, into: CountingSink()) else {
+        guard
+            let context = SinkEncoding.encode(
+                value, root: .root(options: SinkOptions(options), sink: CountingSink()), limits: .default)
+        else {
             return nil
         }
-        return sink.valueCount + sink.keyBytes
+        return context.sink.valueCount + context.sink.keyBytes
     }
 }

@@ -46,17 +46,29 @@ protocol EncodingSink {
 /// Giving up is sticky, and an error from the model's own code gives up too, so a model that
 /// catches an error and goes on cannot leave a torn or partly written value behind.
 enum SinkEncoding {
-    /// The sink after encoding `value`, or `nil` where the tree path must decide.
+    /// The context holding the sink after encoding `value`, or `nil` where the tree path must
+    /// decide. (A context, not the sink: a generic optional is looked up at run time, and
+    /// returning the sink would copy it.)
+    ///
+    /// `root` comes from ``SinkEncodingNode/root(options:sink:)``, called where the sink's type
+    /// is known.
     static func encode<Value: Encodable, Sink: EncodingSink>(
-        _ value: Value, options: StoredValueEncoder, limits: Limits, into sink: Sink
-    ) -> Sink? {
-        guard case .useDefaultKeys = options.keys else { return nil }
-        let context = SinkEncodingContext(options: options, sink: sink)
-        let root = SinkEncodingNode(context: context, parent: nil, step: nil)
+        _ value: Value, root: SinkEncodingNode<Sink>, limits: Limits
+    ) -> SinkEncodingContext<Sink>? {
+        let context = root.context
+        guard case .useDefaultKeys = context.options.keys else { return nil }
         context.top = root
         defer { context.top = nil }
         do {
-            try root.box(value, step: nil, isNested: false)
+            if try !root.boxKnown(value, step: nil) {
+                // The value's own encode(to:) writes into the root, standing where the child
+                // `box` makes for a nested value would: one level down.
+                try root.checkNesting()
+                root.depth = 1
+                try root.runModelCode { try value.encode(to: root) }
+                try root.activate()
+                try root.close(isNested: false)
+            }
         } catch {
             // Not swallowed: the caller encodes again through the tree, which throws it (or
             // the error the sink path gave up on) with its path.
@@ -66,7 +78,7 @@ enum SinkEncoding {
         // cannot catch its way past giving up; `abandoned` is checked again all the same.
         // The size is checked by the caller, on the finished bytes.
         guard !context.abandoned, context.sink.valueCount <= limits.maximumValueCount else { return nil }
-        return context.sink
+        return context
     }
 }
 
@@ -74,14 +86,24 @@ enum SinkEncoding {
 /// never returns it; a model sees it as it sees any encoder's error, and should let it pass.
 struct SinkAbandoned: Error {}
 
+/// The engine's options for sink encodes, shared by reference: a codec keeps them per thread
+/// (``JSONCodec``) instead of making and copying them on every encode, which was about 600
+/// instructions of a settings-sized one.
+final class SinkOptions {
+    let encoder: StoredValueEncoder
+
+    init(_ encoder: StoredValueEncoder) {
+        self.encoder = encoder
+    }
+}
+
 /// What every node of one sink encode shares.
 ///
 /// The state written on every call is exempt from run-time exclusivity checks (they were a
 /// sixth of an encode's time): it is touched only here and in the nodes, one call at a time,
 /// and a sink never calls back.
 final class SinkEncodingContext<Sink: EncodingSink> {
-    let options: StoredValueEncoder
-    let userInfo: [CodingUserInfoKey: Any]
+    let shared: SinkOptions
     @exclusivity(unchecked) var sink: Sink
     /// The innermost node whose container is open in the sink.
     @exclusivity(unchecked) var top: SinkEncodingNode<Sink>?
@@ -89,11 +111,17 @@ final class SinkEncodingContext<Sink: EncodingSink> {
     @exclusivity(unchecked) var abandoned = false
     @exclusivity(unchecked) var stack = StackCheck()
 
-    init(options: StoredValueEncoder, sink: Sink) {
-        self.options = options
-        userInfo = options.userInfo
+    init(options: SinkOptions, sink: consuming Sink) {
+        shared = options
         self.sink = sink
     }
+
+    var options: StoredValueEncoder {
+        _read { yield shared.encoder }
+    }
+
+    /// Made when a model asks (rarely): the cast from `any Sendable` values copies them.
+    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
     func abandon() -> SinkAbandoned {
         abandoned = true
@@ -114,7 +142,8 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
     let context: SinkEncodingContext<Sink>
     let parent: SinkEncodingNode?
     let step: CodingPathStep?
-    let depth: Int
+    /// Levels below the top; the root stands one level down when a model writes into it.
+    @exclusivity(unchecked) var depth: Int
     @exclusivity(unchecked) var state = State.empty
     /// Elements begun, for the index of the next.
     @exclusivity(unchecked) var count = 0
@@ -123,7 +152,15 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
         self.context = context
         self.parent = parent
         self.step = step
-        depth = parent.map { $0.depth + 1 } ?? 0
+        // Not `parent.map`: a generic optional's type is looked up at run time.
+        if let parent { depth = parent.depth + 1 } else { depth = 0 }
+    }
+
+    /// The root node of an encode into `sink`. Called where the sink's type is known, the
+    /// node's and the context's types are found when the program is built, not looked up at
+    /// run time (about 330 instructions each); children are made from the root's own type.
+    static func root(options: SinkOptions, sink: consuming Sink) -> SinkEncodingNode {
+        SinkEncodingNode(context: SinkEncodingContext(options: options, sink: sink), parent: nil, step: nil)
     }
 
     var codingPath: [any CodingKey] { pathFromRoot().steps }
@@ -234,7 +271,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
 
     /// A nested container or super encoder at the entry or element just begun.
     func implicitChild(step: CodingPathStep, state: State) -> SinkEncodingNode {
-        let child = SinkEncodingNode(context: context, parent: self, step: step)
+        let child = type(of: self).init(context: context, parent: self, step: step)
         if depth >= context.options.maximumDepth { context.abandoned = true }
         child.state = state
         switch state {
@@ -249,58 +286,82 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
     // MARK: Boxing
 
     /// Writes `value` at the entry, element or single value just begun: primitives directly,
-    /// everything else through its `encode(to:)` into a child node at `step`.
-    func box<Value: Encodable>(_ value: Value, step: CodingPathStep?, isNested: Bool = true) throws {
-        if Value.self == String.self { return context.sink.writeString(unsafeBitCast(value, to: String.self)) }
-        if Value.self == Int.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: Int.self))) }
-        if Value.self == Double.self { return try write(unsafeBitCast(value, to: Double.self)) }
-        if Value.self == Bool.self { return context.sink.writeBool(unsafeBitCast(value, to: Bool.self)) }
-        if Value.self == Date.self {
-            return try boxDate(unsafeBitCast(value, to: Date.self), step: step)
-        }
-        if Value.self == Data.self {
-            return try boxData(unsafeBitCast(value, to: Data.self), step: step)
-        }
-        if Value.self == Int64.self { return context.sink.writeInt(unsafeBitCast(value, to: Int64.self)) }
-        if Value.self == UInt64.self { return writeInteger(unsafeBitCast(value, to: UInt64.self)) }
-        if Value.self == UInt.self { return writeInteger(UInt64(unsafeBitCast(value, to: UInt.self))) }
-        if Value.self == Int32.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: Int32.self))) }
-        if Value.self == UInt32.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: UInt32.self))) }
-        if Value.self == Int16.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: Int16.self))) }
-        if Value.self == UInt16.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: UInt16.self))) }
-        if Value.self == Int8.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: Int8.self))) }
-        if Value.self == UInt8.self { return context.sink.writeInt(Int64(unsafeBitCast(value, to: UInt8.self))) }
-        if Value.self == Float.self { return try write(unsafeBitCast(value, to: Float.self)) }
-        if Value.self == URL.self { return context.sink.writeString(unsafeBitCast(value, to: URL.self).absoluteString) }
-        if Value.self == Decimal.self, case .stored = context.options.decimalEncoding {
-            guard context.sink.writeDecimal(unsafeBitCast(value, to: Decimal.self)) else { throw context.abandon() }
-            return
-        }
-        if Value.self == StoredValue.self {
-            return try writeTree(unsafeBitCast(value, to: StoredValue.self), step: step)
-        }
-        if Value.self == [Double].self {
-            return try writeArray(unsafeBitCast(value, to: [Double].self), step: step) { try $0.write($1) }
-        }
-        if Value.self == [String].self {
-            return try writeArray(unsafeBitCast(value, to: [String].self), step: step) {
-                $0.context.sink.writeString($1)
-            }
-        }
-        if Value.self == [Int].self {
-            return try writeArray(unsafeBitCast(value, to: [Int].self), step: step) {
-                $0.context.sink.writeInt(Int64($1))
-            }
-        }
-        if Value.self == [Float].self {
-            return try writeArray(unsafeBitCast(value, to: [Float].self), step: step) { try $0.write($1) }
-        }
-        if Value.self == [Bool].self {
-            return try writeArray(unsafeBitCast(value, to: [Bool].self), step: step) { $0.context.sink.writeBool($1) }
-        }
-        let child = try child(step: step)
+    /// everything else through its `encode(to:)` into a child node at `step`. The step is made
+    /// only where a node needs it: a key made into a step is an existential, copied and freed.
+    func box<Value: Encodable>(_ value: Value, step: @autoclosure () -> CodingPathStep?) throws {
+        guard try !boxKnown(value, step: step()) else { return }
+        let child = try child(step: step())
         try runModelCode { try value.encode(to: child) }
-        try finish(child, isNested: isNested)
+        try finish(child, isNested: true)
+    }
+
+    /// Writes `value` if it is a primitive, a date, data, a decimal, a tree or an array of a
+    /// primitive, without a child node; `false` for any other type.
+    func boxKnown<Value: Encodable>(_ value: Value, step: @autoclosure () -> CodingPathStep?) throws -> Bool {
+        try boxPrimitive(value, step: step()) || boxArray(value, step: step())
+    }
+
+    private func boxPrimitive<Value: Encodable>(_ value: Value, step: @autoclosure () -> CodingPathStep?) throws -> Bool
+    {
+        if Value.self == String.self {
+            context.sink.writeString(unsafeBitCast(value, to: String.self))
+        } else if Value.self == Int.self {
+            context.sink.writeInt(Int64(unsafeBitCast(value, to: Int.self)))
+        } else if Value.self == Double.self {
+            try write(unsafeBitCast(value, to: Double.self))
+        } else if Value.self == Bool.self {
+            context.sink.writeBool(unsafeBitCast(value, to: Bool.self))
+        } else if Value.self == Date.self {
+            try boxDate(unsafeBitCast(value, to: Date.self), step: step())
+        } else if Value.self == Data.self {
+            try boxData(unsafeBitCast(value, to: Data.self), step: step())
+        } else if Value.self == Int64.self {
+            context.sink.writeInt(unsafeBitCast(value, to: Int64.self))
+        } else if Value.self == UInt64.self {
+            writeInteger(unsafeBitCast(value, to: UInt64.self))
+        } else if Value.self == UInt.self {
+            writeInteger(UInt64(unsafeBitCast(value, to: UInt.self)))
+        } else if Value.self == Int32.self {
+            context.sink.writeInt(Int64(unsafeBitCast(value, to: Int32.self)))
+        } else if Value.self == UInt32.self {
+            context.sink.writeInt(Int64(unsafeBitCast(value, to: UInt32.self)))
+        } else if Value.self == Int16.self {
+            context.sink.writeInt(Int64(unsafeBitCast(value, to: Int16.self)))
+        } else if Value.self == UInt16.self {
+            context.sink.writeInt(Int64(unsafeBitCast(value, to: UInt16.self)))
+        } else if Value.self == Int8.self {
+            context.sink.writeInt(Int64(unsafeBitCast(value, to: Int8.self)))
+        } else if Value.self == UInt8.self {
+            context.sink.writeInt(Int64(unsafeBitCast(value, to: UInt8.self)))
+        } else if Value.self == Float.self {
+            try write(unsafeBitCast(value, to: Float.self))
+        } else if Value.self == URL.self {
+            context.sink.writeString(unsafeBitCast(value, to: URL.self).absoluteString)
+        } else if Value.self == Decimal.self, case .stored = context.options.decimalEncoding {
+            guard context.sink.writeDecimal(unsafeBitCast(value, to: Decimal.self)) else { throw context.abandon() }
+        } else if Value.self == StoredValue.self {
+            try writeTree(unsafeBitCast(value, to: StoredValue.self), step: step())
+        } else {
+            return false
+        }
+        return true
+    }
+
+    private func boxArray<Value: Encodable>(_ value: Value, step: @autoclosure () -> CodingPathStep?) throws -> Bool {
+        if Value.self == [Double].self {
+            try writeArray(unsafeBitCast(value, to: [Double].self)) { try $0.write($1) }
+        } else if Value.self == [String].self {
+            try writeArray(unsafeBitCast(value, to: [String].self)) { $0.context.sink.writeString($1) }
+        } else if Value.self == [Int].self {
+            try writeArray(unsafeBitCast(value, to: [Int].self)) { $0.context.sink.writeInt(Int64($1)) }
+        } else if Value.self == [Float].self {
+            try writeArray(unsafeBitCast(value, to: [Float].self)) { try $0.write($1) }
+        } else if Value.self == [Bool].self {
+            try writeArray(unsafeBitCast(value, to: [Bool].self)) { $0.context.sink.writeBool($1) }
+        } else {
+            return false
+        }
+        return true
     }
 
     /// Runs the model's own code (`encode(to:)`, a custom strategy's closure). Its error gives
@@ -320,7 +381,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
     /// down, its unkeyed container, each element in turn), without the generic calls for each
     /// element and without the child: nothing below it can ask for its coding path.
     func writeArray<Element>(
-        _ elements: [Element], step: CodingPathStep?, _ write: (SinkEncodingNode, Element) throws -> Void
+        _ elements: [Element], _ write: (SinkEncodingNode, Element) throws -> Void
     ) throws {
         try checkNesting()
         context.sink.beginArray()
@@ -342,7 +403,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
     /// A child for a value's own `encode(to:)`, within the depth and stack the tree path allows.
     func child(step: CodingPathStep?) throws(SinkAbandoned) -> SinkEncodingNode {
         try checkNesting()
-        let child = SinkEncodingNode(context: context, parent: self, step: step)
+        let child = type(of: self).init(context: context, parent: self, step: step)
         context.top = child
         return child
     }
@@ -384,7 +445,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
 
     /// A ``StoredValue`` as ``EncodingNode/boxTree(_:step:)`` stores it: one node per array
     /// or dictionary, scalars through the options.
-    func writeTree(_ tree: StoredValue, step: CodingPathStep?) throws {
+    func writeTree(_ tree: StoredValue, step: @autoclosure () -> CodingPathStep?) throws {
         switch tree {
         case .null: context.sink.writeNull()
         case .bool(let flag): context.sink.writeBool(flag)
@@ -392,11 +453,11 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
         case .uint(let number): context.sink.writeUInt(number)
         case .string(let text): context.sink.writeString(text)
         case .double(let number): try write(number)
-        case .decimal(let decimal): try box(decimal, step: step)
-        case .date(let date): try boxDate(date, step: step)
-        case .data(let data): try boxData(data, step: step)
+        case .decimal(let decimal): try box(decimal, step: step())
+        case .date(let date): try boxDate(date, step: step())
+        case .data(let data): try boxData(data, step: step())
         case .array(let elements):
-            let node = try child(step: step)
+            let node = try child(step: step())
             node.state = .unkeyed
             context.sink.beginArray()
             for (index, element) in elements.enumerated() {
@@ -405,7 +466,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
             }
             try finish(node, isNested: true)
         case .dictionary(let dictionary):
-            let node = try child(step: step)
+            let node = try child(step: step())
             node.state = .keyed
             context.sink.beginDictionary()
             for (key, value) in dictionary {
@@ -416,7 +477,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
         }
     }
 
-    private func boxDate(_ date: Date, step: CodingPathStep?) throws {
+    private func boxDate(_ date: Date, step: @autoclosure () -> CodingPathStep?) throws {
         switch context.options.dates {
         case .stored: guard context.sink.writeDate(date) else { throw context.abandon() }
         // As the tree holds them: a number, not through the non-finite strategy.
@@ -432,14 +493,14 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
             guard let text = DateFormatterCoding.text(of: date, with: formatter) else { throw context.abandon() }
             context.sink.writeString(text)
         case .custom(let encode):
-            let child = try child(step: step)
+            let child = try child(step: step())
             try runModelCode { try encode(date, child) }
             // Nothing encoded is an empty dictionary, even at the top, as in JSONEncoder.
             try finish(child, isNested: true)
         }
     }
 
-    private func boxData(_ data: Data, step: CodingPathStep?) throws {
+    private func boxData(_ data: Data, step: @autoclosure () -> CodingPathStep?) throws {
         switch context.options.data {
         case .stored: guard context.sink.writeData(data) else { throw context.abandon() }
         case .byteArray:
@@ -451,7 +512,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
             context.sink.endArray()
         case .base64: context.sink.writeString(data.base64EncodedString())
         case .custom(let encode):
-            let child = try child(step: step)
+            let child = try child(step: step())
             try runModelCode { try encode(data, child) }
             // Nothing encoded is an empty dictionary, even at the top, as in JSONEncoder.
             try finish(child, isNested: true)
