@@ -166,8 +166,8 @@ tests: SinkEncodingTests
 name: encoding sink size limit removed
 file: Sources/RawCoding/Codecs/Codec.swift
 after: func encodeDirectly<Value: Encodable, Sink: EncodingSink>(
-line: let bytes = finish(&written), bytes.count <= limits.maximumInputBytes
-becomes: let bytes = finish(&written)
+line: return count <= limits.maximumInputBytes
+becomes: return true
 tests: SinkEncodingTests
 
 name: encoding sink nesting limit removed
@@ -383,8 +383,8 @@ tests: RecursionGuardStateTests|RecursionTrapTests
 name: trap guard keeps a parked failure after handing it over
 file: Sources/RawCoding/Container/RecursionGuard.swift
 after:
-line: defer { state.parkedFailure = nil }
-becomes: defer {}
+line: return state.parkedFailure.take()
+becomes: return state.parkedFailure
 tests: RecursionGuardStateTests
 
 name: trap guard leaves codec scopes open
@@ -876,6 +876,20 @@ line: output.removeAll()
 becomes: _ = output.count
 tests: SinkEncodingTests
 
+name: an XML sink taken from the thread keeps the last document's bytes
+file: Sources/RawCoding/Formats/PropertyList/XMLPropertyListSink.swift
+after: func finishData() -> Data?
+line: output.bytes.removeAll()
+becomes: _ = output.bytes.count
+tests: SinkEncodingTests
+
+name: property-list sink options are reused for another depth
+file: Sources/RawCoding/Codecs/PropertyListCodec.swift
+after: var sinkOptions: SinkOptions {
+line: last.encoder.maximumDepth == depth
+becomes: last.encoder.maximumDepth >= 0
+tests: SinkEncodingTests
+
 name: sink options made for one JSON codec are reused for another with other dates
 file: Sources/RawCoding/Codecs/JSONCodec.swift
 after: func matches(_ codec: JSONCodec) -> Bool
@@ -883,8 +897,8 @@ line: depth == codec.limits.effectiveDepth && data == codec.data && dates == cod
 becomes: depth == codec.limits.effectiveDepth && data == codec.data
 tests: SinkEncodingTests
 
-name: a JSON string with a control character is written unescaped
-file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+name: a string with a character to escape is written unescaped
+file: Sources/RawCoding/Formats/Shared/EscapeRuns.swift
 after: static func mayNeedEscape
 line: return found != 0
 becomes: return false

@@ -47,6 +47,26 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
         return encoder
     }
 
+    /// The engine's options for a sink encode: those this thread made last for this layout,
+    /// when they were made for the same depth (the only other thing they depend on).
+    var sinkOptions: SinkOptions {
+        let state = RecursionGuard.state
+        let isBinary = Format.layout.isBinary
+        let depth = limits.effectiveDepth
+        if let last = isBinary ? state.propertyListSinkOptions.binary : state.propertyListSinkOptions.xml,
+            last.encoder.maximumDepth == depth
+        {
+            return last
+        }
+        let options = SinkOptions(encoder)
+        if isBinary {
+            state.propertyListSinkOptions.binary = options
+        } else {
+            state.propertyListSinkOptions.xml = options
+        }
+        return options
+    }
+
     /// The engine's options for reading property lists back: `$null` reads as nil.
     var decoder: StoredValueDecoder {
         var decoder = StoredValueDecoder()
@@ -56,23 +76,24 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
     }
 
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
-        let encoder = self.encoder
         let isBinary = Format.layout.isBinary
+        let options = sinkOptions
         var data = Data()
-        func keep(_ bytes: [UInt8]?) -> Int? {
-            guard let bytes else { return nil }
-            data = Data(bytes)
+        func keep(_ written: Data?) -> Int? {
+            guard let written else { return nil }
+            data = written
             return data.count
         }
         let written =
             isBinary
             ? try encodeDirectly(
-                value, limits: limits, root: { .root(options: SinkOptions(encoder), sink: BinaryPropertyListSink()) },
-                finish: { keep($0.finish()) })
+                value, limits: limits, root: { .root(options: options, sink: BinaryPropertyListSink()) },
+                finish: { keep($0.finish().map { Data($0) }) })
             : try encodeDirectly(
-                value, limits: limits, root: { .root(options: SinkOptions(encoder), sink: XMLPropertyListSink()) },
-                finish: { keep($0.finish()) })
+                value, limits: limits, root: { .root(options: options, sink: XMLPropertyListSink.takingSpare()) },
+                finish: { keep($0.finishData()) })
         if written { return data }
+        let encoder = self.encoder
         return isBinary
             ? try encode(value, with: encoder, format: BinaryPropertyListTreeFormat(), limits: limits)
             : try encode(value, with: encoder, format: XMLPropertyListTreeFormat(), limits: limits)

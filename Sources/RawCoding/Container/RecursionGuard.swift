@@ -42,10 +42,14 @@ enum RecursionGuard {
         /// (``StoredEvolution/plainWithNothingToFillOrKeep(_:from:codec:)``).
         var pendingTreeMarks: TreeMarks?
         /// The JSON sink this thread's next encode takes (``JSONSink/takingSpare(pretty:)``).
-        var spareJSONSink: JSONSink?
+        @exclusivity(unchecked) var spareJSONSink: JSONSink?
+        /// The XML property-list sink this thread's next encode takes.
+        @exclusivity(unchecked) var spareXMLSink: XMLPropertyListSink?
+        /// The sink options this thread's last property-list encodes made, per layout.
+        @exclusivity(unchecked) var propertyListSinkOptions: (xml: SinkOptions?, binary: SinkOptions?)
         /// The sink options this thread's last JSON encode made, and for which codec
         /// (``JSONCodec/sinkOptions``).
-        var lastJSONSinkOptions: JSONCodec.LastSinkOptions?
+        @exclusivity(unchecked) var lastJSONSinkOptions: JSONCodec.LastSinkOptions?
     }
 
     private static let key: pthread_key_t = {

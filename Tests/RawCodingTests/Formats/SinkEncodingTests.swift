@@ -422,6 +422,41 @@ struct SinkEncodingTests {
         }
     }
 
+    /// As ``EncodesInside``, with an XML property list inside.
+    struct PropertyListInside: Encodable {
+        let inner: [String: Double]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: StoredCodingKeyForTests.self)
+            try container.encode(
+                PropertyListCodec(format: .xml).encodeToString(inner),
+                forKey: StoredCodingKeyForTests(stringValue: "text"))
+            try container.encode(inner, forKey: StoredCodingKeyForTests(stringValue: "a"))
+        }
+    }
+
+    @Test func propertyListEncodesOnOneThreadAfterAndInsideEachOtherWriteTheirOwnBytes() throws {
+        let xml = PropertyListCodec(format: .xml)
+        let shallow = PropertyListCodec(format: .xml, limits: Limits(maximumDepth: 1))
+        let binary = PropertyListCodec(format: .binary)
+        let inner = ["y": 1.5, "b": -2]
+        let large = (0..<3_000).map { "element \($0)" }
+        let expectedLarge = try xml.writeTree(xml.encodeTree(large))
+        for round in 0..<3 {
+            for outer in [xml, xml] {
+                let value = PropertyListInside(inner: inner)
+                #expect(try outer.encode(value) == (try outer.writeTree(outer.encodeTree(value))), "round \(round)")
+                let text = try #require(try outer.readTree(from: outer.encode(value))["text"]?.stringValue)
+                #expect(text == (try xml.encodeToString(inner)))
+            }
+            #expect(try xml.encode(large) == expectedLarge)
+            #expect(try binary.decode([String: Double].self, from: binary.encode(inner)) == inner)
+            // A shallower codec on the same thread refuses what the default takes, and back.
+            #expect(throws: RawCodingError.self) { try shallow.encode(["a": ["b": 1]]) }
+            #expect(try xml.readTree(from: xml.encode(["a": ["b": 1]])) == ["a": ["b": 1]])
+            #expect(try xml.encode(RepeatedKey()) == (try xml.writeTree(xml.encodeTree(RepeatedKey()))))
+        }
+    }
+
     @Test func codecsWithDifferentOptionsOnOneThreadEachWriteTheirOwn() throws {
         struct Dated: Codable, Equatable {
             var at = Date(timeIntervalSinceReferenceDate: 1.5)

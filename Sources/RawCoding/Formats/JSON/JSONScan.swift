@@ -494,26 +494,4 @@ enum JSONStringBytes {
             | ((word &- 0x2020_2020_2020_2020) & ~word)
         return found & 0x8080_8080_8080_8080
     }
-
-    /// Whether a byte of `utf8` may need an escape in a JSON string (`false` only when none
-    /// does): its words checked eight bytes at a time, the last padded with letters.
-    @inline(__always)
-    static func mayNeedEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let raw = UnsafeRawPointer(utf8.baseAddress) else { return false }
-        var position = 0
-        var found: UInt64 = 0
-        while utf8.count - position >= 8 {
-            found |= specials(in: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            position += 8
-        }
-        let rest = utf8.count - position
-        if rest > 0 {
-            var word: UInt64 = 0x4141_4141_4141_4141
-            withUnsafeMutableBytes(of: &word) {
-                $0.copyMemory(from: UnsafeRawBufferPointer(start: raw + position, count: rest))
-            }
-            found |= specials(in: word)
-        }
-        return found != 0
-    }
 }

@@ -25,6 +25,60 @@ enum PropertyListTag: Equatable {
         }
     }
 
+    /// `<name>`, whole, for the writers: one copy instead of three.
+    var openingText: StaticString {
+        switch self {
+        case .plist: "<plist>"
+        case .dict: "<dict>"
+        case .key: "<key>"
+        case .array: "<array>"
+        case .string: "<string>"
+        case .integer: "<integer>"
+        case .real: "<real>"
+        case .true: "<true>"
+        case .false: "<false>"
+        case .date: "<date>"
+        case .data: "<data>"
+        case .other: "<>"
+        }
+    }
+
+    /// `</name>` and a newline, whole, for the writers.
+    var closingText: StaticString {
+        switch self {
+        case .plist: "</plist>\n"
+        case .dict: "</dict>\n"
+        case .key: "</key>\n"
+        case .array: "</array>\n"
+        case .string: "</string>\n"
+        case .integer: "</integer>\n"
+        case .real: "</real>\n"
+        case .true: "</true>\n"
+        case .false: "</false>\n"
+        case .date: "</date>\n"
+        case .data: "</data>\n"
+        case .other: "</>\n"
+        }
+    }
+
+    /// `<name/>` and a newline, whole, for the writers.
+    var emptyText: StaticString {
+        switch self {
+        case .plist: "<plist/>\n"
+        case .dict: "<dict/>\n"
+        case .key: "<key/>\n"
+        case .array: "<array/>\n"
+        case .string: "<string/>\n"
+        case .integer: "<integer/>\n"
+        case .real: "<real/>\n"
+        case .true: "<true/>\n"
+        case .false: "<false/>\n"
+        case .date: "<date/>\n"
+        case .data: "<data/>\n"
+        case .other: "</>\n"
+        }
+    }
+
     /// The element's name, for messages.
     var name: String {
         switch self {

@@ -49,7 +49,9 @@ public struct XMLPropertyListWriter: Sendable {
     /// `refusingLoss`: throw for a date with a fraction of a second (the format stores whole
     /// seconds) instead of dropping the fraction as Apple's writer does.
     func writeBytes(_ value: StoredValue, refusingLoss: Bool = false) throws(FormatFailure) -> [UInt8] {
-        var output = XMLOutput()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1024)
+        var output = XMLOutput(bytes: bytes)
         output.refusesLoss = refusingLoss
         output.append(Self.header)
         try output.write(value, indent: 0)
@@ -65,22 +67,21 @@ public struct XMLPropertyListWriter: Sendable {
         """
 }
 
-struct XMLOutput {
-    var refusesLoss = false
-    /// Whether a string or key written so far held U+0000, which XML cannot hold: the
-    /// bytes are not a document to hand out (the tree writer throws at once).
-    var wroteNUL = false
+/// What the XML writers escape and refuse, and why.
+enum XMLRefusal {
+    /// The high bit of each byte of `word` that needs escaping (`&`, `<`, `>`, U+0000), and
+    /// possibly of bytes after one.
+    @inline(__always)
+    static func specials(in word: UInt64) -> UInt64 {
+        // `<` and `>` differ only in the bit 0x02.
+        EscapeRuns.matches(UInt8(ascii: "&"), in: word)
+            | EscapeRuns.matches(UInt8(ascii: ">"), in: word | 0x0202_0202_0202_0202)
+            | EscapeRuns.matches(0, in: word)
+    }
 
     /// Why a string or key with U+0000 is refused.
-    static let nulRefusal =
+    static let nul =
         "an XML property list cannot hold the character U+0000 in a string or key (no XML can); use the binary layout or JSON, which hold it"
-    var bytes: [UInt8] = []
-    var keyOrder = KeyOrder()
-    var stack = StackCheck()
-
-    init() {
-        bytes.reserveCapacity(1024)
-    }
 
     /// Why writing `date` would lose part of it: its fraction of a second.
     static func loss(writing date: Date) -> String? {
@@ -89,15 +90,31 @@ struct XMLOutput {
         return
             "an XML property list stores dates to the whole second, and this date's fraction of \(seconds - seconds.rounded(.down)) s would be lost; round the date to a second or use the binary layout, which keeps it"
     }
+}
+
+/// The growing output of the XML writers: the tree writer's array, or a sink's
+/// ``OutputBuffer``.
+struct XMLOutput<Bytes: ByteOutput> {
+    var refusesLoss = false
+    /// Whether a string or key written so far held U+0000, which XML cannot hold: the
+    /// bytes are not a document to hand out (the tree writer throws at once).
+    var wroteNUL = false
+    var bytes: Bytes
+    var keyOrder = KeyOrder()
+    var stack = StackCheck()
+
+    init(bytes: Bytes) {
+        self.bytes = bytes
+    }
 
     @inline(__always)
     mutating func append(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        bytes.appendBytes(text)
     }
 
     @inline(__always)
     mutating func tabs(_ count: Int) {
-        for _ in 0..<count { bytes.append(0x09) }
+        for _ in 0..<count { bytes.appendByte(0x09) }
     }
 
     /// Writes `value` at the start of a line indented `indent` tabs (the tabs already written),
@@ -132,16 +149,16 @@ struct XMLOutput {
             try write(.double(double), indent: indent)
         case .string(let text):
             element(.string, text)
-            if wroteNUL { throw .unwritable(Self.nulRefusal) }
+            if wroteNUL { throw .unwritable(XMLRefusal.nul) }
         case .date(let date):
-            if refusesLoss, let loss = Self.loss(writing: date) { throw .unwritable(loss) }
+            if refusesLoss, let loss = XMLRefusal.loss(writing: date) { throw .unwritable(loss) }
             guard let text = DateText.text(of: date) else {
                 throw .unwritable(
                     "an XML property list cannot hold the date \(date.timeIntervalSince1970) seconds since 1970: its text holds the years 0000 to 9999 only"
                 )
             }
             open(.date)
-            bytes.append(contentsOf: text.utf8)
+            bytes.appendUTF8(text)
             close(.date)
         case .data(let data):
             writeData(data, indent: indent)
@@ -149,7 +166,7 @@ struct XMLOutput {
             guard !elements.isEmpty else { return empty(.array) }
             guard stack.allows(depth: indent + 1) else { throw stack.measured.failure(depth: indent + 1, at: nil) }
             open(.array)
-            bytes.append(0x0A)
+            bytes.appendByte(0x0A)
             for (position, element) in elements.enumerated() {
                 tabs(indent + 1)
                 do {
@@ -164,12 +181,12 @@ struct XMLOutput {
             guard !dictionary.isEmpty else { return empty(.dict) }
             guard stack.allows(depth: indent + 1) else { throw stack.measured.failure(depth: indent + 1, at: nil) }
             open(.dict)
-            bytes.append(0x0A)
+            bytes.appendByte(0x0A)
             for position in keyOrder.order(of: dictionary) {
                 let (key, element) = dictionary.entries[position]
                 tabs(indent + 1)
                 self.element(.key, key)
-                if wroteNUL { throw FormatFailure.unwritable(Self.nulRefusal).inside(.key(key)) }
+                if wroteNUL { throw FormatFailure.unwritable(XMLRefusal.nul).inside(.key(key)) }
                 tabs(indent + 1)
                 do {
                     try write(element, indent: indent + 1)
@@ -185,13 +202,15 @@ struct XMLOutput {
     /// Base64 lines of 68 characters, each indented as the element.
     mutating func writeData(_ data: Data, indent: Int) {
         open(.data)
-        bytes.append(0x0A)
+        bytes.appendByte(0x0A)
         let base64 = Array(data.base64EncodedString().utf8)
         var start = 0
         while start < base64.count {
             tabs(indent)
-            bytes.append(contentsOf: base64[start..<min(start + 68, base64.count)])
-            bytes.append(0x0A)
+            base64.withUnsafeBufferPointer {
+                bytes.appendBytes(UnsafeBufferPointer(rebasing: $0[start..<min(start + 68, base64.count)]))
+            }
+            bytes.appendByte(0x0A)
             start += 68
         }
         tabs(indent)
@@ -207,42 +226,40 @@ struct XMLOutput {
     /// `<name>`, the name from the tag table the reader uses.
     @inline(__always)
     mutating func open(_ tag: PropertyListTag) {
-        bytes.append(UInt8(ascii: "<"))
-        if let name = tag.staticName { append(name) }
-        bytes.append(UInt8(ascii: ">"))
+        append(tag.openingText)
     }
 
     /// `</name>` and a newline.
     @inline(__always)
     mutating func close(_ tag: PropertyListTag) {
-        append("</")
-        if let name = tag.staticName { append(name) }
-        append(">\n")
+        append(tag.closingText)
     }
 
     /// `<name/>` and a newline.
     @inline(__always)
     mutating func empty(_ tag: PropertyListTag) {
-        bytes.append(UInt8(ascii: "<"))
-        if let name = tag.staticName { append(name) }
-        append("/>\n")
+        append(tag.emptyText)
     }
 
     mutating func escape(_ text: String) {
+        // Most keys and values need no escape: copied whole, without copying the string.
+        let plain: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.count <= 64, !EscapeRuns.mayNeedEscape(utf8, specials: XMLRefusal.specials(in:)) else {
+                return false
+            }
+            bytes.appendBytes(utf8)
+            return true
+        }
+        if plain == true { return }
         var text = text
         text.withUTF8 { utf8 in
             EscapeRuns.split(
                 utf8,
-                specials: { word in
-                    // `<` and `>` differ only in the bit 0x02.
-                    EscapeRuns.matches(UInt8(ascii: "&"), in: word)
-                        | EscapeRuns.matches(UInt8(ascii: ">"), in: word | 0x0202_0202_0202_0202)
-                        | EscapeRuns.matches(0, in: word)
-                },
+                specials: XMLRefusal.specials(in:),
                 isSpecial: {
                     $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == 0
                 },
-                run: { bytes.append(contentsOf: $0) },
+                run: { bytes.appendBytes($0) },
                 special: { byte in
                     switch byte {
                     case UInt8(ascii: "&"): append("&amp;")

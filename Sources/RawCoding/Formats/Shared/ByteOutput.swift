@@ -16,6 +16,14 @@ extension ByteOutput {
     }
 }
 
+extension ByteOutput {
+    /// The UTF-8 of `text`.
+    mutating func appendUTF8(_ text: String) {
+        var text = text
+        text.withUTF8 { appendBytes($0) }
+    }
+}
+
 extension [UInt8]: ByteOutput {
     @inline(__always)
     mutating func appendByte(_ byte: UInt8) { append(byte) }
@@ -81,7 +89,7 @@ final class OutputBuffer: ByteOutput {
     /// Drops the first `dropped` bytes, moving the rest to the front.
     func dropFirst(count dropped: Int) {
         precondition(dropped >= 0 && dropped <= count, "OutputBuffer cannot drop more than it holds")
-        (base).update(from: base + dropped, count: count - dropped)
+        base.update(from: base + dropped, count: count - dropped)
         count -= dropped
     }
 
@@ -100,9 +108,10 @@ final class OutputBuffer: ByteOutput {
         capacity = newCapacity
     }
 
-    /// The bytes from `start` on, as an array.
-    func array(from start: Int = 0) -> [UInt8] {
-        Array(UnsafeBufferPointer(start: base + start, count: count - start))
+    /// The first `end` bytes, as an array.
+    func array(upTo end: Int) -> [UInt8] {
+        precondition(end >= 0 && end <= count, "OutputBuffer range out of bounds")
+        return Array(UnsafeBufferPointer(start: base, count: end))
     }
 
     /// The bytes written, as data.

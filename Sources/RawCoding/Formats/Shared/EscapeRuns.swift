@@ -32,6 +32,29 @@ enum EscapeRuns {
         run(UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
 
+    /// Whether a byte of `utf8` may need escaping (`false` only when none does): its words
+    /// given to `specials` eight bytes at a time, the last padded with letters, which no writer
+    /// escapes. Most keys and values need no escape, and are then copied whole.
+    @inline(__always)
+    static func mayNeedEscape(_ utf8: UnsafeBufferPointer<UInt8>, specials: (UInt64) -> UInt64) -> Bool {
+        guard let raw = UnsafeRawPointer(utf8.baseAddress) else { return false }
+        var position = 0
+        var found: UInt64 = 0
+        while utf8.count - position >= 8 {
+            found |= specials(raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            position += 8
+        }
+        let rest = utf8.count - position
+        if rest > 0 {
+            var word: UInt64 = 0x4141_4141_4141_4141
+            withUnsafeMutableBytes(of: &word) {
+                $0.copyMemory(from: UnsafeRawBufferPointer(start: raw + position, count: rest))
+            }
+            found |= specials(word)
+        }
+        return found != 0
+    }
+
     /// The high bit of each byte of `word` equal to `byte`, and possibly of bytes after one.
     @inline(__always)
     static func matches(_ byte: UInt8, in word: UInt64) -> UInt64 {

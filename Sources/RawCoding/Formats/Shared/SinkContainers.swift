@@ -83,11 +83,6 @@ struct SinkContainers {
         for index in open.indices { open[index].start -= count }
     }
 
-    /// As the `sortEntries` below, for an array.
-    mutating func sortEntries(of closed: Open, in bytes: inout [UInt8], separator: Int) -> Bool {
-        bytes.withUnsafeMutableBufferPointer { sortEntries(of: closed, in: $0, separator: separator) }
-    }
-
     /// Puts the entries of `closed`, a dictionary just popped whose last entry ends at the end
     /// of `bytes`, in canonical key order; entries are `separator` bytes apart (all the same).
     /// `false` when two keys are the same.
