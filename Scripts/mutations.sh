@@ -890,6 +890,13 @@ line: last.encoder.maximumDepth == depth
 becomes: last.encoder.maximumDepth >= 0
 tests: SinkEncodingTests
 
+name: a sink's string with a character to escape is copied unescaped
+file: Sources/RawCoding/Formats/Shared/ByteOutput.swift
+after: Copies first and checks the copy in place
+line: guard found == 0 else { return false }
+becomes: guard true else { return false }
+tests: SinkEncodingTests|FoundationCoderPortTests
+
 name: sink options made for one JSON codec are reused for another with other dates
 file: Sources/RawCoding/Codecs/JSONCodec.swift
 after: func matches(_ codec: JSONCodec) -> Bool

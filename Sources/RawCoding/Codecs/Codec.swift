@@ -151,10 +151,10 @@ extension Codec {
     /// The output goes to the caller through `finish`, not as a result: a result of a type
     /// chosen by the caller would be a generic optional, looked up at run time.
     func encodeDirectly<Value: Encodable, Sink: EncodingSink>(
-        _ value: Value, limits: Limits, root makeRoot: () -> SinkEncodingNode<Sink>,
+        _ value: Value, limits: Limits, traits: TypeTraits? = nil, root makeRoot: () -> SinkEncodingNode<Sink>,
         finish: (inout Sink) -> Int?
     ) throws(RawCodingError) -> Bool {
-        guard !TypeTraits.of(Value.self).isStoredVersioned else { return false }
+        guard !(traits ?? TypeTraits.of(Value.self)).isStoredVersioned else { return false }
         return try RecursionGuard.codecScope(encoding: Value.self) { () -> Bool in
             guard let written = SinkEncoding.encode(value, root: makeRoot(), limits: limits),
                 let count = finish(&written.sink)

@@ -213,7 +213,7 @@ public struct JSONCodec: StringCodec, Hashable {
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
         guard keys == .snakeCase else {
             var data = Data()
-            let written = try encodeDirectly(value) { sink in
+            let written = try encodeDirectly(value, options: sinkOptions) { sink in
                 data = sink.finishData()
                 return data.count
             }
@@ -274,10 +274,21 @@ public struct JSONCodec: StringCodec, Hashable {
     public var fileExtension: String { formatting == .pretty ? "pretty.json" : "json" }
 
     public func encodeToString<Value: Encodable>(_ value: Value) throws(RawCodingError) -> String {
-        if keys != .snakeCase {
+        try encodeToString(value, options: keys == .snakeCase ? nil : sinkOptions)
+    }
+
+    /// The default codec's sink options, made once (``RawCodable``'s raw values).
+    static let defaultSinkOptions = SinkOptions(JSONCodec().encoder(checking: nil))
+
+    /// As ``encodeToString(_:)``, with the sink options given (`nil` for key conversion, which
+    /// the sink does not take).
+    func encodeToString<Value: Encodable>(
+        _ value: Value, options: SinkOptions?, traits: TypeTraits? = nil
+    ) throws(RawCodingError) -> String {
+        if let options {
             // Straight from the sink's bytes to the string, without data in between.
             var text = ""
-            let written = try encodeDirectly(value) { sink in
+            let written = try encodeDirectly(value, options: options, traits: traits) { sink in
                 text = sink.finishString()
                 return text.utf8.count
             }
@@ -290,12 +301,12 @@ public struct JSONCodec: StringCodec, Hashable {
     /// `value` written by the JSON sink and handed to `finish`, which answers the size of what
     /// it took; `false` where the tree path must write it (``Codec/encodeDirectly(_:limits:root:finish:)``).
     private func encodeDirectly<Value: Encodable>(
-        _ value: Value, finish: (inout JSONSink) -> Int
+        _ value: Value, options: SinkOptions, traits: TypeTraits? = nil, finish: (inout JSONSink) -> Int
     ) throws(RawCodingError) -> Bool {
-        let options = sinkOptions
         let pretty = formatting == .pretty
         return try encodeDirectly(
-            value, limits: limits, root: { .root(options: options, sink: JSONSink.takingSpare(pretty: pretty)) },
+            value, limits: limits, traits: traits,
+            root: { .root(options: options, sink: JSONSink.takingSpare(pretty: pretty)) },
             finish: { finish(&$0) })
     }
 

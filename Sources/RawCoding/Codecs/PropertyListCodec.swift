@@ -78,21 +78,24 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
         let isBinary = Format.layout.isBinary
         let options = sinkOptions
-        var data = Data()
-        func keep(_ written: Data?) -> Int? {
-            guard let written else { return nil }
-            data = written
-            return data.count
-        }
+        // Written by the closures themselves: through a nested function capturing it, each
+        // write cost a run-time exclusivity check.
+        var data: Data?
         let written =
             isBinary
             ? try encodeDirectly(
                 value, limits: limits, root: { .root(options: options, sink: BinaryPropertyListSink()) },
-                finish: { keep($0.finish().map { Data($0) }) })
+                finish: { sink in
+                    data = sink.finish().map { Data($0) }
+                    return data?.count
+                })
             : try encodeDirectly(
                 value, limits: limits, root: { .root(options: options, sink: XMLPropertyListSink.takingSpare()) },
-                finish: { keep($0.finishData()) })
-        if written { return data }
+                finish: { sink in
+                    data = sink.finishData()
+                    return data?.count
+                })
+        if written, let data { return data }
         let encoder = self.encoder
         return isBinary
             ? try encode(value, with: encoder, format: BinaryPropertyListTreeFormat(), limits: limits)

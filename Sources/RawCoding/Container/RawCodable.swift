@@ -121,8 +121,9 @@ public struct RawCodable<Value: Codable>: RawRepresentable {
         // Nothing to keep and the default codec: its own text encode writes what
         // `encodeStoredToString` writes (``EncodesAsStored``), without the existential codec and
         // without data in between.
-        if unknownKeys.isEmpty, !TypeTraits.of(Value.self).hasCustomRawValueCodec {
-            return try JSONCodec().encodeToString(wrappedValue)
+        let traits = TypeTraits.of(Value.self)
+        if unknownKeys.isEmpty, !traits.hasCustomRawValueCodec {
+            return try JSONCodec().encodeToString(wrappedValue, options: JSONCodec.defaultSinkOptions, traits: traits)
         }
         return try Self.codec.encodeStoredToString(wrappedValue, keeping: unknownKeys)
     }

@@ -176,11 +176,12 @@ extension ByteOutput {
         // Most keys and values need no escape: one word check per eight bytes, one copy, and
         // no copy of the string (which `withUTF8` makes, retaining it).
         let plain: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard utf8.count <= 64, !EscapeRuns.mayNeedEscape(utf8, specials: JSONStringBytes.specials(in:)) else {
+            guard utf8.count <= 64 else { return false }
+            appendByte(UInt8(ascii: "\""))
+            guard appendIfPlain(utf8, specials: JSONStringBytes.specials(in:)) else {
+                dropLast(count: 1)
                 return false
             }
-            appendByte(UInt8(ascii: "\""))
-            appendBytes(utf8)
             appendByte(UInt8(ascii: "\""))
             return true
         }

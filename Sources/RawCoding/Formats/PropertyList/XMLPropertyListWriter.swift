@@ -244,11 +244,7 @@ struct XMLOutput<Bytes: ByteOutput> {
     mutating func escape(_ text: String) {
         // Most keys and values need no escape: copied whole, without copying the string.
         let plain: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard utf8.count <= 64, !EscapeRuns.mayNeedEscape(utf8, specials: XMLRefusal.specials(in:)) else {
-                return false
-            }
-            bytes.appendBytes(utf8)
-            return true
+            utf8.count <= 64 && bytes.appendIfPlain(utf8, specials: XMLRefusal.specials(in:))
         }
         if plain == true { return }
         var text = text

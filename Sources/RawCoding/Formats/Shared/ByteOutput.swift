@@ -7,6 +7,9 @@ protocol ByteOutput {
     mutating func appendByte(_ byte: UInt8)
     mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>)
     mutating func dropLast(count: Int)
+    /// Appends `bytes` when `specials` finds none of them special (eight at a time), and
+    /// answers whether it did; appends nothing otherwise.
+    mutating func appendIfPlain(_ bytes: UnsafeBufferPointer<UInt8>, specials: (UInt64) -> UInt64) -> Bool
 }
 
 extension ByteOutput {
@@ -33,6 +36,12 @@ extension [UInt8]: ByteOutput {
 
     @inline(__always)
     mutating func dropLast(count: Int) { removeLast(count) }
+
+    mutating func appendIfPlain(_ bytes: UnsafeBufferPointer<UInt8>, specials: (UInt64) -> UInt64) -> Bool {
+        guard !EscapeRuns.mayNeedEscape(bytes, specials: specials) else { return false }
+        append(contentsOf: bytes)
+        return true
+    }
 }
 
 /// A sink's growing output: bytes behind one pointer, appended without the uniqueness check
@@ -79,6 +88,34 @@ final class OutputBuffer: ByteOutput {
     @inline(__always)
     func appendBytes(_ text: StaticString) {
         appendBytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Copies first and checks the copy in place: the buffer keeps eight bytes of room past
+    /// the copy, so the last word is read whole and its bytes past the copy masked, with no
+    /// second copy to pad it.
+    @inline(__always)
+    func appendIfPlain(_ bytes: UnsafeBufferPointer<UInt8>, specials: (UInt64) -> UInt64) -> Bool {
+        guard let source = bytes.baseAddress else { return true }
+        if capacity - count < bytes.count + 8 { grow(toHold: bytes.count + 8) }
+        let start = base + count
+        start.update(from: source, count: bytes.count)
+        let raw = UnsafeRawPointer(start)
+        var found: UInt64 = 0
+        var position = 0
+        while bytes.count - position >= 8 {
+            found |= specials(raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            position += 8
+        }
+        let rest = bytes.count - position
+        if rest > 0 {
+            // Little-endian: the copy's bytes are the word's low ones; the rest become letters.
+            let kept: UInt64 = (1 << (UInt64(rest) * 8)) - 1
+            let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self).littleEndian
+            found |= specials(word & kept | 0x4141_4141_4141_4141 & ~kept)
+        }
+        guard found == 0 else { return false }
+        count += bytes.count
+        return true
     }
 
     func dropLast(count dropped: Int) {

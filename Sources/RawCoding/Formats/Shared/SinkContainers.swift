@@ -17,10 +17,15 @@ struct SinkContainers {
     }
 
     private var open: [Open] = []
-    /// The key and first byte of each entry of the open dictionaries, innermost last (apart,
-    /// so reading a position retains no key).
-    private var keys: [String] = []
-    private var starts: [Int] = []
+    /// An entry of an open dictionary: its key, and where its bytes begin in the output.
+    struct Entry {
+        let key: String
+        var start: Int
+    }
+
+    /// The entries of the open dictionaries, innermost last: one list, so each entry is one
+    /// append and one removal.
+    private var entries: [Entry] = []
     /// Where entries wait while they are put in order; made by the first reorder.
     private var scratch: OutputBuffer?
     private var keyOrder = KeyOrder()
@@ -29,8 +34,7 @@ struct SinkContainers {
     /// lists one append at a time cost about seven allocations per encode of six keys.
     init() {
         open.reserveCapacity(8)
-        keys.reserveCapacity(32)
-        starts.reserveCapacity(32)
+        entries.reserveCapacity(32)
     }
 
     /// Empties the lists for another document, keeping their capacity (a finished document
@@ -38,8 +42,7 @@ struct SinkContainers {
     mutating func clear() {
         // A finished document left the lists empty; emptying an empty list still costs.
         if !open.isEmpty { open.removeAll(keepingCapacity: true) }
-        if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
-        if !starts.isEmpty { starts.removeAll(keepingCapacity: true) }
+        if !entries.isEmpty { entries.removeAll(keepingCapacity: true) }
         scratch?.removeAll()
         if !keyOrder.isEmpty { keyOrder = KeyOrder() }
     }
@@ -48,7 +51,7 @@ struct SinkContainers {
     var depth: Int { open.count }
 
     mutating func push(start: Int) {
-        open.append(Open(firstEntry: keys.count, start: start))
+        open.append(Open(firstEntry: entries.count, start: start))
     }
 
     /// Counts a new element or entry of the innermost container; `true` for its first.
@@ -62,8 +65,7 @@ struct SinkContainers {
     /// Records that the entry for `key` of the innermost dictionary starts at `start`.
     @inline(__always)
     mutating func addEntry(key: String, start: Int) {
-        keys.append(key)
-        starts.append(start)
+        entries.append(Entry(key: key, start: start))
     }
 
     mutating func pop() -> Open {
@@ -74,12 +76,12 @@ struct SinkContainers {
     /// before the first entry of any open dictionary. Asked only after a value ends, when every
     /// open container has a member (an empty one may still be rewritten as an empty element).
     func finishedPrefix(outputCount: Int) -> Int {
-        starts.first ?? outputCount
+        entries.first?.start ?? outputCount
     }
 
     /// Shifts every recorded offset back by `count`, after that many leading bytes were taken.
     mutating func shift(by count: Int) {
-        for index in starts.indices { starts[index] -= count }
+        for index in entries.indices { entries[index].start -= count }
         for index in open.indices { open[index].start -= count }
     }
 
@@ -91,13 +93,12 @@ struct SinkContainers {
             // One at a time: `removeLast(_:)` goes through the generic `replaceSubrange`,
             // several times slower for the few entries a struct has.
             for _ in 0..<closed.count {
-                keys.removeLast()
-                starts.removeLast()
+                entries.removeLast()
             }
         }
         guard closed.count > 1 else { return true }
         let first = closed.firstEntry
-        let (order, repeats) = keyOrder.order(count: closed.count) { keys[first + $0] }
+        let (order, repeats) = keyOrder.order(count: closed.count) { entries[first + $0].key }
         guard !repeats else { return false }
         if !order.indices.elementsEqual(order) {
             reorder(from: first, count: closed.count, order, in: bytes, separator: separator)
@@ -114,14 +115,14 @@ struct SinkContainers {
     ) {
         guard let target = output.baseAddress else { return }
         let end = output.count
-        let scratch = self.scratch ?? OutputBuffer(capacity: end - starts[first])
+        let scratch = self.scratch ?? OutputBuffer(capacity: end - entries[first].start)
         self.scratch = scratch
         // Each entry's bytes, found once (not from the start list on every use).
-        starts.withUnsafeBufferPointer { starts in
+        entries.withUnsafeBufferPointer { entries in
             withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: count) { ranges in
                 for entry in 0..<count {
-                    let upper = entry + 1 < count ? starts[first + entry + 1] - separator : end
-                    ranges.initializeElement(at: entry, to: starts[first + entry]..<upper)
+                    let upper = entry + 1 < count ? entries[first + entry + 1].start - separator : end
+                    ranges.initializeElement(at: entry, to: entries[first + entry].start..<upper)
                 }
                 Self.reorder(ranges, order, in: target, end: end, separator: separator, through: scratch)
             }

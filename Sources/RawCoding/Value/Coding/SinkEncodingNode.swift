@@ -89,7 +89,7 @@ struct SinkAbandoned: Error {}
 /// The engine's options for sink encodes, shared by reference: a codec keeps them per thread
 /// (``JSONCodec``) instead of making and copying them on every encode, which was about 600
 /// instructions of a settings-sized one.
-final class SinkOptions {
+final class SinkOptions: Sendable {
     let encoder: StoredValueEncoder
 
     init(_ encoder: StoredValueEncoder) {
