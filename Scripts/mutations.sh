@@ -201,7 +201,7 @@ tests: ScanEvolutionTests
 name: streaming XML hands on entries still to be sorted
 file: Sources/RawCoding/Formats/Shared/SinkContainers.swift
 after: func finishedPrefix(outputCount: Int) -> Int {
-line: starts.first ?? outputCount
+line: entries.first?.start ?? outputCount
 becomes: outputCount
 tests: StreamingXMLConversionTests
 
