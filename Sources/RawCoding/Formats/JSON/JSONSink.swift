@@ -12,10 +12,6 @@ final class JSONSink: EncodingSink {
     @exclusivity(unchecked) private(set) var valueCount = 0
     @exclusivity(unchecked) private var containers = SinkContainers()
 
-    /// Output buffers kept for the thread's next encode are at most this large; a large
-    /// document's are freed.
-    private static let largestSpareCapacity = 16 * 1024
-
     init(pretty: Bool) {
         self.pretty = pretty
         output = OutputBuffer()
@@ -47,7 +43,7 @@ final class JSONSink: EncodingSink {
     }
 
     private func recycle() {
-        guard output.capacity <= Self.largestSpareCapacity else { return }
+        guard output.isSmallEnoughToKeep else { return }
         output.removeAll()
         valueCount = 0
         containers.clear()

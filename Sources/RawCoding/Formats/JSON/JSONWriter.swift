@@ -173,19 +173,12 @@ struct JSONOutput {
 extension ByteOutput {
     /// `text` as a JSON string, quoted and escaped.
     mutating func appendJSONString(_ text: String) {
-        // Most keys and values need no escape: one word check per eight bytes, one copy, and
-        // no copy of the string (which `withUTF8` makes, retaining it).
-        let plain: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard utf8.count <= 64 else { return false }
+        appendByte(UInt8(ascii: "\""))
+        if appendIfPlain(text, specials: JSONStringBytes.specials(in:)) {
             appendByte(UInt8(ascii: "\""))
-            guard appendIfPlain(utf8, specials: JSONStringBytes.specials(in:)) else {
-                dropLast(count: 1)
-                return false
-            }
-            appendByte(UInt8(ascii: "\""))
-            return true
+            return
         }
-        if plain == true { return }
+        dropLast(count: 1)
         var text = text
         text.withUTF8 { utf8 in
             appendByte(UInt8(ascii: "\""))

@@ -11,8 +11,6 @@ final class XMLPropertyListSink: EncodingSink {
     @exclusivity(unchecked) private(set) var valueCount = 0
     @exclusivity(unchecked) private var containers = SinkContainers()
     private static let trailer: StaticString = "</plist>\n"
-    /// Output buffers kept for the thread's next encode are at most this large.
-    private static let largestSpareCapacity = 16 * 1024
 
     /// - Parameter refusingLoss: As ``XMLPropertyListWriter``'s: whether a date with a fraction
     ///   of a second is refused (a codec's write) or written to the second (the tool's, which
@@ -69,7 +67,7 @@ final class XMLPropertyListSink: EncodingSink {
         guard !output.wroteNUL else { return nil }
         output.append(Self.trailer)
         let data = output.bytes.data()
-        if output.bytes.capacity <= Self.largestSpareCapacity {
+        if output.bytes.isSmallEnoughToKeep {
             output.bytes.removeAll()
             output.append(XMLPropertyListWriter.header)
             valueCount = 0

@@ -242,11 +242,7 @@ struct XMLOutput<Bytes: ByteOutput> {
     }
 
     mutating func escape(_ text: String) {
-        // Most keys and values need no escape: copied whole, without copying the string.
-        let plain: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            utf8.count <= 64 && bytes.appendIfPlain(utf8, specials: XMLRefusal.specials(in:))
-        }
-        if plain == true { return }
+        if bytes.appendIfPlain(text, specials: XMLRefusal.specials(in:)) { return }
         var text = text
         text.withUTF8 { utf8 in
             EscapeRuns.split(

@@ -2,8 +2,6 @@ import Foundation
 
 /// Where the text writers append their bytes: an array, or an ``OutputBuffer``.
 protocol ByteOutput {
-    var count: Int { get }
-    subscript(position: Int) -> UInt8 { get }
     mutating func appendByte(_ byte: UInt8)
     mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>)
     mutating func dropLast(count: Int)
@@ -24,6 +22,16 @@ extension ByteOutput {
     mutating func appendUTF8(_ text: String) {
         var text = text
         text.withUTF8 { appendBytes($0) }
+    }
+
+    /// Appends the UTF-8 of `text` when it is short and `specials` finds none of its bytes
+    /// special, and answers whether it did: most keys and values, copied whole without copying
+    /// the string (which `withUTF8` makes, retaining it). The writers escape the others.
+    @inline(__always)
+    mutating func appendIfPlain(_ text: String, specials: (UInt64) -> UInt64) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { utf8 in
+            utf8.count <= 64 && appendIfPlain(utf8, specials: specials)
+        } ?? false
     }
 }
 
@@ -62,11 +70,6 @@ final class OutputBuffer: ByteOutput {
 
     deinit { base.deallocate() }
 
-    subscript(position: Int) -> UInt8 {
-        precondition(position >= 0 && position < count, "OutputBuffer index out of range")
-        return base[position]
-    }
-
     /// The bytes written, to rewrite in place (entries put in key order).
     var written: UnsafeMutableBufferPointer<UInt8> { UnsafeMutableBufferPointer(start: base, count: count) }
 
@@ -91,29 +94,16 @@ final class OutputBuffer: ByteOutput {
     }
 
     /// Copies first and checks the copy in place: the buffer keeps eight bytes of room past
-    /// the copy, so the last word is read whole and its bytes past the copy masked, with no
-    /// second copy to pad it.
+    /// the copy, so the last word is read whole and masked, with no second copy to pad it.
     @inline(__always)
     func appendIfPlain(_ bytes: UnsafeBufferPointer<UInt8>, specials: (UInt64) -> UInt64) -> Bool {
         guard let source = bytes.baseAddress else { return true }
         if capacity - count < bytes.count + 8 { grow(toHold: bytes.count + 8) }
-        let start = base + count
-        start.update(from: source, count: bytes.count)
-        let raw = UnsafeRawPointer(start)
-        var found: UInt64 = 0
-        var position = 0
-        while bytes.count - position >= 8 {
-            found |= specials(raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            position += 8
+        let copy = UnsafeMutableBufferPointer(start: base + count, count: bytes.count)
+        copy.baseAddress.unsafelyUnwrapped.update(from: source, count: bytes.count)
+        guard !EscapeRuns.mayNeedEscape(UnsafeBufferPointer(copy), specials: specials, readsPastEnd: true) else {
+            return false
         }
-        let rest = bytes.count - position
-        if rest > 0 {
-            // Little-endian: the copy's bytes are the word's low ones; the rest become letters.
-            let kept: UInt64 = (1 << (UInt64(rest) * 8)) - 1
-            let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self).littleEndian
-            found |= specials(word & kept | 0x4141_4141_4141_4141 & ~kept)
-        }
-        guard found == 0 else { return false }
         count += bytes.count
         return true
     }
@@ -132,6 +122,10 @@ final class OutputBuffer: ByteOutput {
 
     /// Empties the buffer, keeping its capacity.
     func removeAll() { count = 0 }
+
+    /// Whether a sink's buffer is small enough to keep for the thread's next encode
+    /// (``JSONSink/takingSpare(pretty:)``); a large document's is freed.
+    var isSmallEnoughToKeep: Bool { capacity <= 16 * 1024 }
 
     private func grow(toHold extra: Int) {
         let (needed, overflow) = count.addingReportingOverflow(extra)

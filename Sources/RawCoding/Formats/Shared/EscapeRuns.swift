@@ -35,8 +35,14 @@ enum EscapeRuns {
     /// Whether a byte of `utf8` may need escaping (`false` only when none does): its words
     /// given to `specials` eight bytes at a time, the last padded with letters, which no writer
     /// escapes. Most keys and values need no escape, and are then copied whole.
+    ///
+    /// - Parameter readsPastEnd: Whether the eight bytes after `utf8` may be read (an
+    ///   ``OutputBuffer`` keeps that room): the last word is then read whole and its bytes past
+    ///   the end masked, instead of copied into a padded word.
     @inline(__always)
-    static func mayNeedEscape(_ utf8: UnsafeBufferPointer<UInt8>, specials: (UInt64) -> UInt64) -> Bool {
+    static func mayNeedEscape(
+        _ utf8: UnsafeBufferPointer<UInt8>, specials: (UInt64) -> UInt64, readsPastEnd: Bool = false
+    ) -> Bool {
         guard let raw = UnsafeRawPointer(utf8.baseAddress) else { return false }
         var position = 0
         var found: UInt64 = 0
@@ -46,11 +52,19 @@ enum EscapeRuns {
         }
         let rest = utf8.count - position
         if rest > 0 {
-            var word: UInt64 = 0x4141_4141_4141_4141
-            withUnsafeMutableBytes(of: &word) {
-                $0.copyMemory(from: UnsafeRawBufferPointer(start: raw + position, count: rest))
+            let letters: UInt64 = 0x4141_4141_4141_4141
+            if readsPastEnd {
+                // Little-endian: the string's bytes are the word's low ones.
+                let kept: UInt64 = (1 << (UInt64(rest) * 8)) - 1
+                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self).littleEndian
+                found |= specials(word & kept | letters & ~kept)
+            } else {
+                var word = letters
+                withUnsafeMutableBytes(of: &word) {
+                    $0.copyMemory(from: UnsafeRawBufferPointer(start: raw + position, count: rest))
+                }
+                found |= specials(word)
             }
-            found |= specials(word)
         }
         return found != 0
     }
