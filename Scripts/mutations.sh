@@ -883,6 +883,34 @@ line: output.bytes.removeAll()
 becomes: _ = output.bytes.count
 tests: SinkEncodingTests
 
+name: a binary sink taken from the thread keeps the last document's shared strings
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListSink.swift
+after: private func recycle()
+line: strings.removeAll()
+becomes: _ = strings.count
+tests: SinkEncodingTests
+
+name: a binary sink taken from the thread keeps the last document's shared numbers
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListSink.swift
+after: private func recycle()
+line: numbers.removeAll()
+becomes: _ = objects.count
+tests: SinkEncodingTests
+
+name: a binary sink taken from the thread keeps the last document's objects
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListSink.swift
+after: private func recycle()
+line: objects.removeAll(keepingCapacity: true)
+becomes: _ = objects.count
+tests: SinkEncodingTests
+
+name: a binary sink's dictionary keys follow the model's order
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListSink.swift
+after: func endDictionary() -> Bool
+line: for position in order { references.append(string(keys[closed.firstKey + position])) }
+becomes: for position in 0..<count { references.append(string(keys[closed.firstKey + position])) }
+tests: SinkEncodingTests
+
 name: property-list sink options are reused for another depth
 file: Sources/RawCoding/Codecs/PropertyListCodec.swift
 after: var sinkOptions: SinkOptions {

@@ -84,9 +84,9 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
         let written =
             isBinary
             ? try encodeDirectly(
-                value, limits: limits, root: { .root(options: options, sink: BinaryPropertyListSink()) },
+                value, limits: limits, root: { .root(options: options, sink: BinaryPropertyListSink.takingSpare()) },
                 finish: { sink in
-                    data = sink.finish().map { Data($0) }
+                    data = sink.finishData()
                     return data?.count
                 })
             : try encodeDirectly(

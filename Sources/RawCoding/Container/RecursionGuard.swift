@@ -45,6 +45,8 @@ enum RecursionGuard {
         @exclusivity(unchecked) var spareJSONSink: JSONSink?
         /// The XML property-list sink this thread's next encode takes.
         @exclusivity(unchecked) var spareXMLSink: XMLPropertyListSink?
+        /// The binary property-list sink this thread's next encode takes.
+        @exclusivity(unchecked) var spareBinarySink: BinaryPropertyListSink?
         /// The sink options this thread's last property-list encodes made, per layout.
         @exclusivity(unchecked) var propertyListSinkOptions: (xml: SinkOptions?, binary: SinkOptions?)
         /// The sink options this thread's last JSON encode made, and for which codec

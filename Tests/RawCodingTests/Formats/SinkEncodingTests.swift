@@ -457,6 +457,46 @@ struct SinkEncodingTests {
         }
     }
 
+    /// As ``EncodesInside``, with a binary property list inside, and values the layout shares
+    /// (a string equal to a key, the same data twice).
+    struct BinaryInside: Encodable {
+        let inner: [String: Double]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: StoredCodingKeyForTests.self)
+            let bytes = try PropertyListCodec(format: .binary).encode(inner)
+            try container.encode(bytes, forKey: StoredCodingKeyForTests(stringValue: "bytes"))
+            try container.encode(inner, forKey: StoredCodingKeyForTests(stringValue: "a"))
+            try container.encode("bytes", forKey: StoredCodingKeyForTests(stringValue: "name"))
+            try container.encode(bytes, forKey: StoredCodingKeyForTests(stringValue: "again"))
+        }
+    }
+
+    /// The binary sink is kept for the thread's next encode: each encode after another, inside
+    /// another, after a large one or after one that gave up writes its own bytes.
+    @Test func binaryPropertyListEncodesOnOneThreadAfterAndInsideEachOtherWriteTheirOwnBytes() throws {
+        let binary = PropertyListCodec(format: .binary)
+        let inner = ["y": 1.5, "b": -2]
+        let large = (0..<3_000).map { "element \($0 % 1_000)" }
+        let expectedLarge = try binary.writeTree(binary.encodeTree(large))
+        let innerBytes = try binary.writeTree(binary.encodeTree(inner))
+        for round in 0..<3 {
+            let value = BinaryInside(inner: inner)
+            let written = try binary.encode(value)
+            #expect(written == (try binary.writeTree(binary.encodeTree(value))), "round \(round)")
+            #expect(try binary.readTree(from: written)["again"]?.dataValue == innerBytes)
+            #expect(try binary.encode(large) == expectedLarge)
+            #expect(try binary.encode(inner) == innerBytes)
+            #expect(try binary.encode(RepeatedKey()) == (try binary.writeTree(binary.encodeTree(RepeatedKey()))))
+            // An encode the sink gives up on part-way (a date no reader takes) leaves the next whole.
+            #expect(throws: RawCodingError.self) {
+                try binary.encode([
+                    "a": Date(timeIntervalSinceReferenceDate: 1), "b": Date(timeIntervalSinceReferenceDate: 1e300),
+                ])
+            }
+            #expect(try binary.encode(["b": -2.0, "y": 1.5]) == innerBytes)
+        }
+    }
+
     @Test func codecsWithDifferentOptionsOnOneThreadEachWriteTheirOwn() throws {
         struct Dated: Codable, Equatable {
             var at = Date(timeIntervalSinceReferenceDate: 1.5)

@@ -3,12 +3,29 @@ import Foundation
 /// The binary property-list writer as an ``EncodingSink``: the same bytes
 /// ``BinaryPropertyListLayout`` writes for the tree the tree path would build.
 ///
-/// Objects are laid out as they come, shared as the layout shares them (strings and data by
-/// their bytes, numbers by kind and bits), each container's references collected until it
-/// ends, a dictionary's in canonical key order. The canonical layout numbers objects in the
+/// Scalars are written to their bytes as they come, shared as the layout shares them (strings
+/// by their bytes, numbers by kind and bits); each container's references are collected until
+/// it ends, a dictionary's in canonical key order. The canonical layout numbers objects in the
 /// order a walk of the tree first meets them (a dictionary, then its keys, then its values,
-/// in key order); ``finish()`` renumbers the objects that way, so the output is the same.
-struct BinaryPropertyListSink: EncodingSink {
+/// in key order); ``finishData()`` numbers them that way while it writes the document, so the
+/// output is the same.
+///
+/// A class, kept per thread between encodes (as ``JSONSink``): a settings-sized encode spent
+/// most of its instructions making and freeing the tables and arrays a new layout holds. One
+/// encode writes into it at a time, so its state is exempt from run-time exclusivity checks.
+final class BinaryPropertyListSink: EncodingSink {
+    typealias Layout = BinaryPropertyListLayout
+    typealias Marker = BinaryPropertyListSpec.Marker
+
+    /// One object, numbered by its place in ``objects``: a scalar's bytes in ``scalars``, or a
+    /// container's references in ``references`` (a dictionary's keys, then its values).
+    private struct Object {
+        enum Kind { case scalar, array, dictionary }
+        var kind: Kind
+        var start: Int
+        var count: Int
+    }
+
     /// One array or dictionary being written.
     private struct Open {
         let number: Int
@@ -17,166 +34,289 @@ struct BinaryPropertyListSink: EncodingSink {
         let firstKey: Int
     }
 
-    private var layout = BinaryPropertyListLayout()
-    private var open: [Open] = []
-    private var members: [Int] = []
-    private var keys: [String] = []
-    private var root: Int?
+    @exclusivity(unchecked) private var objects: [Object] = []
+    @exclusivity(unchecked) private var scalars = OutputBuffer()
+    @exclusivity(unchecked) private var references: [Int] = []
+    @exclusivity(unchecked) private var open: [Open] = []
+    @exclusivity(unchecked) private var members: [Int] = []
+    @exclusivity(unchecked) private var keys: [String] = []
+    @exclusivity(unchecked) private var root: Int?
+    @exclusivity(unchecked) private var strings = StringTable()
+    @exclusivity(unchecked) private var numbers = NumberTable()
+    @exclusivity(unchecked) private var sharedData: [Data: Int] = [:]
+    @exclusivity(unchecked) private var keyOrder = KeyOrder()
+    /// What ``finishData()`` works in: each object's final number, the objects in that order,
+    /// the walk's pending objects, the document and its offsets.
+    @exclusivity(unchecked) private var renumbered: [Int] = []
+    @exclusivity(unchecked) private var order: [Int] = []
+    @exclusivity(unchecked) private var pending: [Int] = []
+    @exclusivity(unchecked) private var output = OutputBuffer()
+    @exclusivity(unchecked) private var offsets: [Int] = []
 
     /// Values and keys, counted as the reader counts places.
-    var valueCount: Int { layout.places }
+    @exclusivity(unchecked) private(set) var valueCount = 0
 
-    private mutating func place(_ number: Int) {
-        layout.places += 1
+    /// A codec's sink for one encode: the thread's spare, its tables and buffers kept from an
+    /// earlier encode, or a new one (as ``JSONSink/takingSpare(pretty:)``).
+    static func takingSpare() -> BinaryPropertyListSink {
+        guard let sink = RecursionGuard.state.spareBinarySink.take() else { return BinaryPropertyListSink() }
+        return sink
+    }
+
+    private func place(_ number: Int) {
+        valueCount += 1
         if open.isEmpty { root = number } else { members.append(number) }
     }
 
-    mutating func writeNull() { place(layout.addKey(PropertyListNullMarker.text)) }
-
-    mutating func writeBool(_ value: Bool) {
-        place(layout.number(.bool(value), kind: .bool, bits: value ? 1 : 0))
+    /// A new scalar object: the bytes from `start` on.
+    private func scalar(from start: Int) -> Int {
+        objects.append(Object(kind: .scalar, start: start, count: scalars.count - start))
+        return objects.count - 1
     }
 
-    mutating func writeInt(_ value: Int64) {
-        place(layout.number(.int(value), kind: .int, bits: UInt64(bitPattern: value)))
+    private func string(_ text: String) -> Int {
+        let candidate = objects.count
+        let number = strings.claim(text, candidate: candidate)
+        guard number == candidate else { return number }
+        let start = scalars.count
+        var text = text
+        text.withUTF8 { Layout.appendString($0, to: &scalars) }
+        return scalar(from: start)
     }
 
-    mutating func writeUInt(_ value: UInt64) {
-        place(layout.number(.uint(value), kind: .uint, bits: value))
+    private func number(kind: NumberTable.Kind, bits: UInt64, _ value: StoredValue) -> Int {
+        let candidate = objects.count
+        let number = numbers.claim(kind: kind, bits: bits, candidate: candidate)
+        guard number == candidate else { return number }
+        let start = scalars.count
+        Layout.append(scalar: value, to: &scalars)
+        return scalar(from: start)
     }
 
-    mutating func writeDouble(_ value: Double) {
-        place(layout.number(.double(value), kind: .double, bits: value.bitPattern))
+    func writeNull() { place(string(PropertyListNullMarker.text)) }
+
+    func writeBool(_ value: Bool) {
+        place(number(kind: .bool, bits: value ? 1 : 0, .bool(value)))
     }
 
-    mutating func writeNonFinite(_ value: Double) -> Bool {
+    func writeInt(_ value: Int64) {
+        place(number(kind: .int, bits: UInt64(bitPattern: value), .int(value)))
+    }
+
+    func writeUInt(_ value: UInt64) {
+        place(number(kind: .uint, bits: value, .uint(value)))
+    }
+
+    func writeDouble(_ value: Double) {
+        place(number(kind: .double, bits: value.bitPattern, .double(value)))
+    }
+
+    func writeNonFinite(_ value: Double) -> Bool {
         writeDouble(value)
         return true
     }
 
-    mutating func writeString(_ value: String) {
-        place(layout.scalar(.string(value), key: .string(BinaryPropertyListLayout.ExactText(text: value))))
-    }
+    func writeString(_ value: String) { place(string(value)) }
 
     /// Property lists have no decimals: a real when one holds it exactly.
-    mutating func writeDecimal(_ value: Decimal) -> Bool {
+    func writeDecimal(_ value: Decimal) -> Bool {
         guard let double = value.exactDouble else { return false }
         writeDouble(double)
         return true
     }
 
-    mutating func writeDate(_ value: Date) -> Bool {
-        guard BinaryPropertyListLayout.holds(value) else { return false }
-        let bits = value.timeIntervalSinceReferenceDate.bitPattern
-        place(layout.number(.date(value), kind: .date, bits: bits))
+    func writeDate(_ value: Date) -> Bool {
+        guard Layout.holds(value) else { return false }
+        place(number(kind: .date, bits: value.timeIntervalSinceReferenceDate.bitPattern, .date(value)))
         return true
     }
 
-    mutating func writeData(_ value: Data) -> Bool {
-        place(layout.scalar(.data(value), key: .data(value)))
+    func writeData(_ value: Data) -> Bool {
+        let candidate = objects.count
+        let number = Self.claim(&sharedData[value, default: candidate])
+        if number == candidate {
+            let start = scalars.count
+            Layout.append(scalar: .data(value), to: &scalars)
+            _ = scalar(from: start)
+        }
+        place(number)
         return true
     }
 
-    mutating func beginArray() {
-        begin(.array([]))
-    }
+    /// One hash lookup: reading through the default subscript inserts when absent.
+    private static func claim(_ slot: inout Int) -> Int { slot }
 
-    mutating func beginElement() {}
+    func beginArray() { begin(.array) }
 
-    mutating func endArray() {
+    func beginElement() {}
+
+    func endArray() {
         let closed = open.removeLast()
-        layout.objects[closed.number] = .array(Array(members[closed.firstMember...]))
-        members.removeLast(members.count - closed.firstMember)
+        let count = members.count - closed.firstMember
+        objects[closed.number].start = references.count
+        objects[closed.number].count = count
+        references.append(contentsOf: members[closed.firstMember...])
+        members.truncate(to: closed.firstMember)
     }
 
-    mutating func beginDictionary() {
-        begin(.dictionary(keys: [], values: []))
-    }
+    func beginDictionary() { begin(.dictionary) }
 
-    mutating func beginEntry(key: String) {
-        layout.places += 1
+    func beginEntry(key: String) {
+        valueCount += 1
         keys.append(key)
     }
 
-    mutating func endDictionary() -> Bool {
+    func endDictionary() -> Bool {
         let closed = open.removeLast()
         let count = members.count - closed.firstMember
-        let (order, repeats) = layout.keyOrder.order(count: count) { keys[closed.firstKey + $0] }
+        let (order, repeats) = keyOrder.order(count: count) { keys[closed.firstKey + $0] }
         // A one-entry `CF$UID` dictionary may be a UID object: the tree path decides.
         guard !repeats, count != 1 || keys[closed.firstKey] != BinaryPropertyListSpec.uidKey else { return false }
-        var keyNumbers: [Int] = []
-        var values: [Int] = []
-        keyNumbers.reserveCapacity(count)
-        values.reserveCapacity(count)
-        for position in order {
-            keyNumbers.append(layout.addKey(keys[closed.firstKey + position]))
-            values.append(members[closed.firstMember + position])
-        }
-        layout.objects[closed.number] = .dictionary(keys: keyNumbers, values: values)
-        members.removeLast(count)
-        keys.removeLast(count)
+        objects[closed.number].start = references.count
+        objects[closed.number].count = count
+        for position in order { references.append(string(keys[closed.firstKey + position])) }
+        for position in order { references.append(members[closed.firstMember + position]) }
+        members.truncate(to: closed.firstMember)
+        keys.truncate(to: closed.firstKey)
         return true
     }
 
-    private mutating func begin(_ placeholder: BinaryPropertyListLayout.Object) {
-        let number = layout.objects.count
-        layout.objects.append(placeholder)
+    private func begin(_ kind: Object.Kind) {
+        let number = objects.count
+        objects.append(Object(kind: kind, start: 0, count: 0))
         place(number)
         open.append(Open(number: number, firstMember: members.count, firstKey: keys.count))
     }
 
     /// The document, its objects numbered as the canonical layout numbers them; `nil` when
-    /// nothing was written.
-    mutating func finish() -> [UInt8]? {
+    /// nothing was written. The sink becomes the thread's spare unless it grew large.
+    func finishData() -> Data? {
         guard let root, open.isEmpty else { return nil }
-        var renumbered = [Int](repeating: -1, count: layout.objects.count)
+        numberObjects(from: root)
+        guard order.count == objects.count else { return nil }
+        writeDocument()
+        let data = output.data()
+        recycle()
+        return data
+    }
+
+    /// Numbers the objects depth first, each where the walk first meets it, a dictionary's
+    /// keys right after it. (The arrays are worked on as locals: a class's stored array is
+    /// checked for uniqueness on every write.)
+    private func numberObjects(from root: Int) {
+        var renumbered: [Int] = []
         var order: [Int] = []
-        order.reserveCapacity(layout.objects.count)
-        // Depth first, each object numbered where the walk first meets it.
-        var pending = [root]
-        while let number = pending.popLast() {
-            guard renumbered[number] < 0 else { continue }
-            renumbered[number] = order.count
-            order.append(number)
-            switch layout.objects[number] {
-            case .scalar, .uid:
-                break
-            case .array(let children):
-                pending.append(contentsOf: children.reversed())
-            case .dictionary(let keys, let values):
-                for key in keys where renumbered[key] < 0 {
-                    renumbered[key] = order.count
-                    order.append(key)
+        var pending: [Int] = []
+        swap(&renumbered, &self.renumbered)
+        swap(&order, &self.order)
+        swap(&pending, &self.pending)
+        defer {
+            swap(&renumbered, &self.renumbered)
+            swap(&order, &self.order)
+            swap(&pending, &self.pending)
+        }
+        renumbered.removeAll(keepingCapacity: true)
+        renumbered.append(contentsOf: repeatElement(-1, count: objects.count))
+        order.removeAll(keepingCapacity: true)
+        pending.removeAll(keepingCapacity: true)
+        pending.append(root)
+        objects.withUnsafeBufferPointer { objects in
+            references.withUnsafeBufferPointer { references in
+                while let number = pending.popLast() {
+                    guard renumbered[number] < 0 else { continue }
+                    renumbered[number] = order.count
+                    order.append(number)
+                    let object = objects[number]
+                    switch object.kind {
+                    case .scalar:
+                        break
+                    case .array:
+                        for position in (object.start..<(object.start + object.count)).reversed() {
+                            pending.append(references[position])
+                        }
+                    case .dictionary:
+                        for position in object.start..<(object.start + object.count) {
+                            let key = references[position]
+                            guard renumbered[key] < 0 else { continue }
+                            renumbered[key] = order.count
+                            order.append(key)
+                        }
+                        let values = object.start + object.count
+                        for position in (values..<(values + object.count)).reversed() {
+                            pending.append(references[position])
+                        }
+                    }
                 }
-                pending.append(contentsOf: values.reversed())
             }
         }
-        guard order.count == layout.objects.count else { return nil }
-        // Each object moves to its new place once, its references rewritten where they are.
-        var laidOut = layout.objects
-        layout.objects = []
-        var numbered: [BinaryPropertyListLayout.Object] = []
-        numbered.reserveCapacity(laidOut.count)
-        for number in order {
-            var object = BinaryPropertyListLayout.Object.array([])
-            swap(&object, &laidOut[number])
-            switch object {
-            case .scalar, .uid:
-                numbered.append(object)
-            case .array(var children):
-                object = .array([])
-                for index in children.indices { children[index] = renumbered[children[index]] }
-                numbered.append(.array(children))
-            case .dictionary(var keys, var values):
-                object = .array([])
-                for index in keys.indices {
-                    keys[index] = renumbered[keys[index]]
-                    values[index] = renumbered[values[index]]
+    }
+
+    /// The objects in ``order``, then the offset table and the trailer.
+    private func writeDocument() {
+        let referenceSize = Layout.width(for: UInt64(objects.count))
+        let output = self.output
+        let scalars = self.scalars.written
+        var offsets: [Int] = []
+        swap(&offsets, &self.offsets)
+        defer { swap(&offsets, &self.offsets) }
+        offsets.removeAll(keepingCapacity: true)
+        output.removeAll()
+        output.appendBytes("bplist00")
+        objects.withUnsafeBufferPointer { objects in
+            references.withUnsafeBufferPointer { references in
+                renumbered.withUnsafeBufferPointer { renumbered in
+                    for number in order {
+                        offsets.append(output.count)
+                        let object = objects[number]
+                        switch object.kind {
+                        case .scalar:
+                            output.appendBytes(
+                                UnsafeBufferPointer(rebasing: scalars[object.start..<(object.start + object.count)]))
+                        case .array, .dictionary:
+                            let marker = object.kind == .array ? Marker.array : Marker.dictionary
+                            let count = object.kind == .array ? object.count : object.count * 2
+                            var bytes = output
+                            Layout.appendMarker(marker, count: object.count, to: &bytes)
+                            for position in object.start..<(object.start + count) {
+                                output.appendBigEndian(UInt64(renumbered[references[position]]), width: referenceSize)
+                            }
+                        }
+                    }
                 }
-                numbered.append(.dictionary(keys: keys, values: values))
             }
         }
-        layout.objects = numbered
-        return layout.serialize()
+        let tableStart = output.count
+        let offsetSize = Layout.width(for: UInt64(tableStart))
+        for offset in offsets { output.appendBigEndian(UInt64(offset), width: offsetSize) }
+        var bytes = output
+        BinaryPropertyListSpec.Trailer(
+            offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objects.count, rootObject: 0,
+            tableStart: tableStart
+        ).append(to: &bytes)
+    }
+
+    /// Empties the sink and makes it the thread's spare, unless a large document grew it.
+    private func recycle() {
+        guard output.isSmallEnoughToKeep, scalars.isSmallEnoughToKeep, objects.count <= 1024 else { return }
+        objects.removeAll(keepingCapacity: true)
+        scalars.removeAll()
+        references.removeAll(keepingCapacity: true)
+        members.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        root = nil
+        strings.removeAll()
+        numbers.removeAll()
+        sharedData.removeAll()
+        valueCount = 0
+        RecursionGuard.state.spareBinarySink = self
+    }
+}
+
+extension Array {
+    /// Drops the elements from `count` on, one by one: for the few members of a closed
+    /// container, cheaper than `removeLast(_:)`'s general range replacement.
+    @inline(__always)
+    fileprivate mutating func truncate(to count: Int) {
+        while self.count > count { removeLast() }
     }
 }

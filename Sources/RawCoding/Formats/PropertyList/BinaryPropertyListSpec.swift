@@ -95,11 +95,11 @@ enum BinaryPropertyListSpec {
             self.tableStart = UInt64(tableStart)
         }
 
-        func append(to bytes: inout [UInt8]) {
-            bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
-            BinaryPropertyListSpec.append(objectCount, width: 8, to: &bytes)
-            BinaryPropertyListSpec.append(rootObject, width: 8, to: &bytes)
-            BinaryPropertyListSpec.append(tableStart, width: 8, to: &bytes)
+        func append<Bytes: ByteOutput>(to bytes: inout Bytes) {
+            bytes.appendBigEndian(UInt64(offsetSize) << 8 | UInt64(referenceSize), width: 8)
+            bytes.appendBigEndian(objectCount, width: 8)
+            bytes.appendBigEndian(rootObject, width: 8)
+            bytes.appendBigEndian(tableStart, width: 8)
         }
     }
 

@@ -297,32 +297,32 @@ struct BinaryPropertyListLayout {
         }
     }
 
-    static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-        Spec.append(value, width: width, to: &bytes)
+    static func append<Bytes: ByteOutput>(_ value: UInt64, width: Int, to bytes: inout Bytes) {
+        bytes.appendBigEndian(value, width: width)
     }
 
     /// A marker with its count: in the low nibble below 15, else `0xF` and an integer object.
-    static func appendMarker(_ marker: UInt8, count: Int, to bytes: inout [UInt8]) {
+    static func appendMarker<Bytes: ByteOutput>(_ marker: UInt8, count: Int, to bytes: inout Bytes) {
         if count < 15 {
-            bytes.append(marker | UInt8(count))
+            bytes.appendByte(marker | UInt8(count))
         } else {
-            bytes.append(marker | Marker.countFollows)
+            bytes.appendByte(marker | Marker.countFollows)
             appendInteger(UInt64(count), to: &bytes)
         }
     }
 
-    static func appendInteger(_ value: UInt64, to bytes: inout [UInt8]) {
+    static func appendInteger<Bytes: ByteOutput>(_ value: UInt64, to bytes: inout Bytes) {
         let width = width(for: value)
-        bytes.append(Marker.integer | UInt8(width.trailingZeroBitCount))
+        bytes.appendByte(Marker.integer | UInt8(width.trailingZeroBitCount))
         append(value, width: width, to: &bytes)
     }
 
     /// A string object: ASCII bytes when every byte is ASCII, else big-endian UTF-16
     /// transcoded from the (valid) UTF-8.
-    static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    static func appendString<Bytes: ByteOutput>(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout Bytes) {
         if UTF8Validation.isASCII(utf8) {
             appendMarker(Marker.asciiString, count: utf8.count, to: &bytes)
-            bytes.append(contentsOf: utf8)
+            bytes.appendBytes(utf8)
             return
         }
         var units = 0
@@ -332,74 +332,64 @@ struct BinaryPropertyListLayout {
             if byte >= 0xF0 { units += 1 }
         }
         appendMarker(Marker.utf16String, count: units, to: &bytes)
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: units * 2))
-        bytes.withUnsafeMutableBufferPointer { output in
-            var out = start
-            var index = 0
-            func put(_ unit: UInt32) {
-                output[out] = UInt8(truncatingIfNeeded: unit >> 8)
-                output[out + 1] = UInt8(truncatingIfNeeded: unit)
-                out += 2
+        var index = 0
+        while index < utf8.count {
+            let lead = UInt32(utf8[index])
+            var scalar: UInt32
+            switch lead {
+            case ..<0x80:
+                scalar = lead
+                index += 1
+            case ..<0xE0:
+                scalar = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
+                index += 2
+            case ..<0xF0:
+                scalar = (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
+                index += 3
+            default:
+                scalar =
+                    (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+                    | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+                index += 4
             }
-            while index < utf8.count {
-                let lead = UInt32(utf8[index])
-                var scalar: UInt32
-                switch lead {
-                case ..<0x80:
-                    scalar = lead
-                    index += 1
-                case ..<0xE0:
-                    scalar = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
-                    index += 2
-                case ..<0xF0:
-                    scalar = (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
-                    index += 3
-                default:
-                    scalar =
-                        (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
-                        | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
-                    index += 4
-                }
-                if scalar >= 0x10000 {
-                    scalar -= 0x10000
-                    put(0xD800 + (scalar >> 10))
-                    put(0xDC00 + (scalar & 0x3FF))
-                } else {
-                    put(scalar)
-                }
+            if scalar >= 0x10000 {
+                scalar -= 0x10000
+                bytes.appendBigEndian(UInt64(0xD800 + (scalar >> 10)), width: 2)
+                bytes.appendBigEndian(UInt64(0xDC00 + (scalar & 0x3FF)), width: 2)
+            } else {
+                bytes.appendBigEndian(UInt64(scalar), width: 2)
             }
         }
     }
 
-    static func append(scalar value: StoredValue, to bytes: inout [UInt8]) {
+    static func append<Bytes: ByteOutput>(scalar value: StoredValue, to bytes: inout Bytes) {
         switch value {
         case .bool(let flag):
-            bytes.append(flag ? Marker.true : Marker.false)
+            bytes.appendByte(flag ? Marker.true : Marker.false)
         case .int(let number):
             if number >= 0 {
                 appendInteger(UInt64(number), to: &bytes)
             } else {
-                bytes.append(Marker.integer8)
+                bytes.appendByte(Marker.integer8)
                 append(UInt64(bitPattern: number), width: 8, to: &bytes)
             }
         case .uint(let number):
             if number <= UInt64(Int64.max) {
                 appendInteger(number, to: &bytes)
             } else {
-                bytes.append(Marker.integer16)
+                bytes.appendByte(Marker.integer16)
                 append(0, width: 8, to: &bytes)
                 append(number, width: 8, to: &bytes)
             }
         case .double(let number):
-            bytes.append(Marker.real8)
+            bytes.appendByte(Marker.real8)
             append(number.bitPattern, width: 8, to: &bytes)
         case .date(let date):
-            bytes.append(Marker.date)
+            bytes.appendByte(Marker.date)
             append(date.timeIntervalSinceReferenceDate.bitPattern, width: 8, to: &bytes)
         case .data(let data):
             appendMarker(Marker.data, count: data.count, to: &bytes)
-            bytes.append(contentsOf: data)
+            data.withUnsafeBytes { bytes.appendBytes($0.bindMemory(to: UInt8.self)) }
         case .string(let text):
             var text = text
             text.withUTF8 { appendString($0, to: &bytes) }
@@ -425,6 +415,18 @@ struct StringTable {
 
     /// How many strings it holds.
     var count: Int { texts.count }
+
+    /// Empties the table, keeping its first capacity's storage.
+    mutating func removeAll() {
+        texts.removeAll(keepingCapacity: true)
+        numbers.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true)
+        guard slots.count == 256 else {
+            self = StringTable()
+            return
+        }
+        slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    }
 
     /// The object of `text`, or `candidate` (recorded as its object) when it is new.
     mutating func claim(_ text: String, candidate: Int) -> Int {
@@ -516,6 +518,16 @@ struct NumberTable {
         bits = Array(repeating: 0, count: 256)
         numbers = Array(repeating: 0, count: 256)
         shift = 64 - 8
+    }
+
+    /// Empties the table, keeping its first capacity's storage.
+    mutating func removeAll() {
+        guard kinds.count == 256 else {
+            self = NumberTable()
+            return
+        }
+        count = 0
+        kinds.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     }
 
     /// The object number already given to this kind and bit pattern, or `candidate`, which

@@ -8,6 +8,8 @@ protocol ByteOutput {
     /// Appends `bytes` when `specials` finds none of them special (eight at a time), and
     /// answers whether it did; appends nothing otherwise.
     mutating func appendIfPlain(_ bytes: UnsafeBufferPointer<UInt8>, specials: (UInt64) -> UInt64) -> Bool
+    /// The low `width` bytes of `value` (1 to 8), most significant first.
+    mutating func appendBigEndian(_ value: UInt64, width: Int)
 }
 
 extension ByteOutput {
@@ -44,6 +46,10 @@ extension [UInt8]: ByteOutput {
 
     @inline(__always)
     mutating func dropLast(count: Int) { removeLast(count) }
+
+    mutating func appendBigEndian(_ value: UInt64, width: Int) {
+        BinaryPropertyListSpec.append(value, width: width, to: &self)
+    }
 
     mutating func appendIfPlain(_ bytes: UnsafeBufferPointer<UInt8>, specials: (UInt64) -> UInt64) -> Bool {
         guard !EscapeRuns.mayNeedEscape(bytes, specials: specials) else { return false }
@@ -106,6 +112,16 @@ final class OutputBuffer: ByteOutput {
         }
         count += bytes.count
         return true
+    }
+
+    /// One unaligned store of eight bytes, of which `width` are kept.
+    @inline(__always)
+    func appendBigEndian(_ value: UInt64, width: Int) {
+        precondition(width > 0 && width <= 8, "OutputBuffer writes 1 to 8 big-endian bytes")
+        if capacity - count < 8 { grow(toHold: 8) }
+        UnsafeMutableRawPointer(base + count).storeBytes(
+            of: (value &<< UInt64(64 - 8 * width)).bigEndian, as: UInt64.self)
+        count += width
     }
 
     func dropLast(count dropped: Int) {
