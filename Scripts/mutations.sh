@@ -897,13 +897,6 @@ line: numbers.removeAll()
 becomes: _ = objects.count
 tests: SinkEncodingTests
 
-name: a binary sink taken from the thread keeps the last document's objects
-file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListSink.swift
-after: private func recycle()
-line: objects.removeAll(keepingCapacity: true)
-becomes: _ = objects.count
-tests: SinkEncodingTests
-
 name: a binary sink's dictionary keys follow the model's order
 file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListSink.swift
 after: func endDictionary() -> Bool
