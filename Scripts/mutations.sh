@@ -904,6 +904,27 @@ line: for position in order { references.append(string(keys[closed.firstKey + po
 becomes: for position in 0..<count { references.append(string(keys[closed.firstKey + position])) }
 tests: SinkEncodingTests
 
+name: the scan takes an object whose keys convert from snake case to one name
+file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+after: mutating func convertKeysFromSnakeCase() -> Bool
+line: for index in 1..<count where objectHashes[index] == objectHashes[index - 1] { return false }
+becomes: for index in 1..<count where objectHashes[index] == objectHashes[index - 1] && false { return false }
+tests: SnakeCaseScanTests
+
+name: the byte-wise snake-case conversion decides for characters Foundation's treats otherwise
+file: Sources/RawCoding/Value/Coding/KeyConversion.swift
+after: } else if byte &- UInt8(ascii: "0") < 10 {
+line: return nil
+becomes: output[count] = byte
+tests: SnakeCaseScanTests
+
+name: the scan converts the keys of a [String: Value] dictionary from snake case
+file: Sources/RawCoding/Value/Coding/ScanDecodingNode.swift
+after: JSONDecoder converts the keys of types, not the keys of [String: Value] data.
+line: node.keepsKeys = true
+becomes: node.keepsKeys = false
+tests: FoundationCoderPortTests|SnakeCaseScanTests
+
 name: property-list sink options are reused for another depth
 file: Sources/RawCoding/Codecs/PropertyListCodec.swift
 after: var sinkOptions: SinkOptions {

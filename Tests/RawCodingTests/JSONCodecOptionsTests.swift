@@ -65,6 +65,146 @@ struct JSONCodecOptionsTests {
         #expect(error?.reason.contains("secondsSinceReferenceDate") == true)
     }
 
+    @Test func millisecondsSince1970KeepsEveryDateExactlyAndReadsWhatJSONEncoderWrites() throws {
+        let codec = JSONCodec(dates: .millisecondsSince1970)
+        let whole = Date(timeIntervalSince1970: 1_764_528_258.25)
+        #expect(try codec.encodeToString(whole) == "1764528258250")
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        #expect(try codec.decode(Date.self, from: encoder.encode(whole)) == whole)
+        #expect(try decoder.decode(Date.self, from: codec.encode(whole)) == whole)
+        var generator = SeededGenerator(state: 1_000)
+        for _ in 0..<2_000 {
+            let date = Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...2e9, using: &generator))
+            let text = try codec.encodeToString(["at": date])
+            #expect(
+                try codec.decode([String: Date].self, from: text) == ["at": date],
+                "\(date.timeIntervalSinceReferenceDate): \(text)")
+        }
+        let error = #expect(throws: RawCodingError.self) {
+            _ = try codec.encode(["when": Date(timeIntervalSinceReferenceDate: 1e-300)])
+        }
+        #expect(error?.codingPathDescription == "when")
+        #expect(error?.reason.contains("milliseconds since 1970") == true)
+        let notADate = #expect(throws: RawCodingError.self) { _ = try codec.decode([Date].self, from: #"["soon"]"#) }
+        #expect(notADate?.codingPathDescription == "[0]")
+    }
+
+    /// ISO 8601 as APIs send it: fractions of any length read as their text reads, and a date
+    /// alone as midnight UTC; the scan and the tree agree on every form.
+    @Test func iso8601ReadsFractionsAndDatesAloneOnTheScanAsOnTheTree() throws {
+        let codec = JSONCodec(dates: .iso8601)
+        #expect(
+            try codec.decode([Date].self, from: #"["2025-11-30"]"#) == [Date(timeIntervalSince1970: 1_764_460_800)])
+        var generator = SeededGenerator(state: 8_601)
+        for _ in 0..<500 {
+            let digits = Int.random(in: 1...20, using: &generator)
+            let fraction = String((0..<digits).map { _ in "0123456789".randomElement(using: &generator)! })
+            let text = "2025-02-28T23:59:59.\(fraction)Z"
+            let expected = Date(
+                timeIntervalSinceReferenceDate: Double(1_740_787_199 - 978_307_200) + Double("0.\(fraction)")!)
+            let json = Data(#"{"at":"\#(text)"}"#.utf8)
+            #expect(try codec.decode([String: Date].self, from: json) == ["at": expected], "\(text)")
+            #expect(try codec.decode([String: Date].self, fromTree: codec.readTree(from: json)) == ["at": expected])
+        }
+        for malformed in ["2026-02-30", "2026-11-30T", "2026-11-30T10:00:00", "2026-11-30T10:00:00.Z", "2026-1-30"] {
+            let json = Data(#"["\#(malformed)"]"#.utf8)
+            let error = #expect(throws: RawCodingError.self, "\(malformed)") {
+                _ = try codec.decode([Date].self, from: json)
+            }
+            #expect(error?.codingPathDescription == "[0]")
+        }
+    }
+
+    struct Stamp: Codable, Equatable {
+        var at: Date
+        var blob: Data
+        var later: [Date]
+    }
+
+    /// Dates as a TootSDK-like client reads them: text in an ISO 8601 formatter's form.
+    static let stampDates = JSONCodec.DateStrategy.custom(
+        encode: { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode("t\(date.timeIntervalSinceReferenceDate)")
+        },
+        decode: { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard text.first == "t", let seconds = Double(text.dropFirst()) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a stamp: \(text)")
+            }
+            return Date(timeIntervalSinceReferenceDate: seconds)
+        })
+
+    /// Bytes as hexadecimal text, in a keyed container of their own.
+    static let hexData = JSONCodec.DataStrategy.custom(
+        encode: { data, encoder in
+            var container = encoder.container(keyedBy: SinkEncodingTests.StoredCodingKeyForTests.self)
+            try container.encode(
+                data.map { String($0, radix: 16) }.joined(separator: "."),
+                forKey: SinkEncodingTests.StoredCodingKeyForTests(stringValue: "hex"))
+        },
+        decode: { decoder in
+            let container = try decoder.container(keyedBy: SinkEncodingTests.StoredCodingKeyForTests.self)
+            let text = try container.decode(
+                String.self, forKey: SinkEncodingTests.StoredCodingKeyForTests(stringValue: "hex"))
+            return Data(
+                try text.split(separator: ".").map { part in
+                    guard let byte = UInt8(part, radix: 16) else {
+                        throw DecodingError.dataCorrupted(
+                            .init(codingPath: container.codingPath, debugDescription: "not a byte: \(part)"))
+                    }
+                    return byte
+                })
+        })
+
+    /// Custom strategies are called where `JSONEncoder` and `JSONDecoder` call theirs, from the
+    /// scan as from the tree, and their errors carry the value's path.
+    @Test func customDateAndDataStrategiesWriteAndReadThroughTheirClosures() throws {
+        let codec = JSONCodec(dates: Self.stampDates, data: Self.hexData)
+        let stamp = Stamp(
+            at: Date(timeIntervalSinceReferenceDate: 12.5), blob: Data([1, 171]),
+            later: [Date(timeIntervalSinceReferenceDate: -3)])
+        let text = try codec.encodeToString(stamp)
+        #expect(text == #"{"at":"t12.5","blob":{"hex":"1.ab"},"later":["t-3.0"]}"#)
+        #expect(try codec.writeTree(codec.encodeTree(stamp)) == Data(text.utf8))
+        #expect(try codec.decode(Stamp.self, from: text) == stamp)
+        #expect(try codec.decode(Stamp.self, fromTree: codec.readTree(from: Data(text.utf8))) == stamp)
+        // What Foundation's coders with the same closures write and read.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode("t\(date.timeIntervalSinceReferenceDate)")
+        }
+        encoder.dataEncodingStrategy = .custom { data, encoder in
+            var container = encoder.container(keyedBy: SinkEncodingTests.StoredCodingKeyForTests.self)
+            try container.encode(
+                data.map { String($0, radix: 16) }.joined(separator: "."),
+                forKey: SinkEncodingTests.StoredCodingKeyForTests(stringValue: "hex"))
+        }
+        #expect(String(decoding: try encoder.encode(stamp), as: UTF8.self) == text)
+        // A closure's error, with the path of the value it was reading.
+        for bad in [
+            (#"{"at":"x","blob":{"hex":"1"},"later":[]}"#, "at"),
+            (#"{"at":"t1","blob":{"hex":"1"},"later":["t2","y"]}"#, "later[1]"),
+            (#"{"at":"t1","blob":{"hex":"zz"},"later":[]}"#, "blob"),
+            (#"{"at":"t1","blob":{"nothex":"1"},"later":[]}"#, "blob.hex"),
+        ] {
+            let error = #expect(throws: RawCodingError.self, "\(bad.0)") {
+                _ = try codec.decode(Stamp.self, from: bad.0)
+            }
+            #expect(error?.codingPathDescription == bad.1, "\(bad.0)")
+        }
+        // Strategies compare as the closures' holder: the same one is equal, another is not.
+        #expect(JSONCodec(dates: Self.stampDates) == JSONCodec(dates: Self.stampDates))
+        #expect(
+            JSONCodec(dates: Self.stampDates) != JSONCodec(dates: .custom(encode: { _, _ in }, decode: { _ in .now })))
+    }
+
     @Test func snakeCaseRefusesAKeyItCouldNotReadBack() throws {
         struct Links: Codable, Equatable {
             var homePage: String

@@ -40,7 +40,9 @@ public struct JSONCodec: StringCodec, Hashable {
         case secondsSince1970
         /// ISO 8601 text in UTC: `2026-11-30T20:24:18Z`, with the fractional digits the date
         /// needs to read back exactly (`…18.25Z`). Whole-second dates are written as
-        /// `JSONEncoder`'s `.iso8601` writes them. Reads `Z` and `±HH:MM` offsets.
+        /// `JSONEncoder`'s `.iso8601` writes them. Reads `Z` and `±HH:MM` offsets, fractions of
+        /// any length, and a date alone (`2026-11-30`, as APIs send birthdays and release
+        /// dates) as midnight UTC: the forms APIs send, read without a `DateFormatter`.
         case iso8601
         /// Text in the formatter's format, as `JSONEncoder`'s `.formatted(_:)`: written with
         /// `string(from:)`, read with `date(from:)`. A date the formatter's text does not hold
@@ -48,6 +50,52 @@ public struct JSONCodec: StringCodec, Hashable {
         /// the day) is refused, not rounded; text it cannot read is an error with its path.
         /// The formatter must not be changed while the codec is in use.
         case formatted(DateFormatter)
+        /// Milliseconds since 1970-01-01T00:00:00Z, a number (JavaScript's `Date.now()`):
+        /// `1764528258250`. Exact as ``secondsSince1970`` is: written with the digits that give
+        /// back the same `Date`, so a date between two milliseconds keeps its fraction
+        /// (`1764528258123.45671653747559`).
+        case millisecondsSince1970
+        /// Written and read by closures of your own, as `JSONEncoder`'s and `JSONDecoder`'s
+        /// `.custom`: ``CustomDates/encode`` writes a date into the encoder it is given, and
+        /// ``CustomDates/decode`` reads one from the decoder it is given (a single value, or
+        /// whatever the encode wrote). The codec calls them at the date's coding path; what
+        /// they throw is the codec's error, with that path. The two must agree: the codec
+        /// cannot check that your decode reads back what your encode writes.
+        case custom(CustomDates)
+
+        /// Dates written by `encode` and read by `decode`:
+        /// `JSONCodec(dates: .custom(encode: { date, encoder in … }, decode: { decoder in … }))`.
+        public static func custom(
+            encode: @escaping @Sendable (Date, any Encoder) throws -> Void,
+            decode: @escaping @Sendable (any Decoder) throws -> Date
+        ) -> DateStrategy {
+            .custom(CustomDates(encode: encode, decode: decode))
+        }
+    }
+
+    /// A custom date strategy's two closures. Two strategies are equal when they hold the same
+    /// instance, as two `.formatted` strategies are when they hold the same formatter.
+    public final class CustomDates: Hashable, Sendable {
+        /// Writes a date into the encoder at its place.
+        public let encode: @Sendable (Date, any Encoder) throws -> Void
+        /// Reads a date from the decoder at its place.
+        public let decode: @Sendable (any Decoder) throws -> Date
+
+        /// Creates the strategy's closures.
+        /// - Parameters:
+        ///   - encode: Writes a date into the encoder at its place.
+        ///   - decode: Reads a date from the decoder at its place.
+        public init(
+            encode: @escaping @Sendable (Date, any Encoder) throws -> Void,
+            decode: @escaping @Sendable (any Decoder) throws -> Date
+        ) {
+            self.encode = encode
+            self.decode = decode
+        }
+
+        public static func == (lhs: CustomDates, rhs: CustomDates) -> Bool { lhs === rhs }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
     }
 
     /// How `Data` values are written and read.
@@ -56,6 +104,41 @@ public struct JSONCodec: StringCodec, Hashable {
         case base64
         /// An array of byte values, as `Data` encodes itself.
         case byteArray
+        /// Written and read by closures of your own, as `JSONEncoder`'s and `JSONDecoder`'s
+        /// `.custom` (see ``DateStrategy/custom(_:)``, which works the same way).
+        case custom(CustomData)
+
+        /// Bytes written by `encode` and read by `decode`.
+        public static func custom(
+            encode: @escaping @Sendable (Data, any Encoder) throws -> Void,
+            decode: @escaping @Sendable (any Decoder) throws -> Data
+        ) -> DataStrategy {
+            .custom(CustomData(encode: encode, decode: decode))
+        }
+    }
+
+    /// A custom data strategy's two closures, equal when they are the same instance.
+    public final class CustomData: Hashable, Sendable {
+        /// Writes bytes into the encoder at their place.
+        public let encode: @Sendable (Data, any Encoder) throws -> Void
+        /// Reads bytes from the decoder at their place.
+        public let decode: @Sendable (any Decoder) throws -> Data
+
+        /// Creates the strategy's closures.
+        /// - Parameters:
+        ///   - encode: Writes bytes into the encoder at their place.
+        ///   - decode: Reads bytes from the decoder at their place.
+        public init(
+            encode: @escaping @Sendable (Data, any Encoder) throws -> Void,
+            decode: @escaping @Sendable (any Decoder) throws -> Data
+        ) {
+            self.encode = encode
+            self.decode = decode
+        }
+
+        public static func == (lhs: CustomData, rhs: CustomData) -> Bool { lhs === rhs }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
     }
 
     /// How coding keys become JSON object keys.
@@ -139,8 +222,14 @@ public struct JSONCodec: StringCodec, Hashable {
         case .secondsSince1970: encoder.dates = .custom(JSONDateCoding.encodeSince1970)
         case .iso8601: encoder.dates = .iso8601
         case .formatted(let formatter): encoder.dates = .formatted(formatter)
+        case .millisecondsSince1970: encoder.dates = .custom(JSONDateCoding.encodeMillisecondsSince1970)
+        case .custom(let custom): encoder.dates = .custom(custom.encode)
         }
-        encoder.data = data == .base64 ? .base64 : .byteArray
+        switch data {
+        case .base64: encoder.data = .base64
+        case .byteArray: encoder.data = .byteArray
+        case .custom(let custom): encoder.data = .custom(custom.encode)
+        }
         if let keyFailures {
             encoder.keys = .custom { path in keyFailures.convert(path) }
         }
@@ -199,8 +288,14 @@ public struct JSONCodec: StringCodec, Hashable {
         case .secondsSince1970: decoder.dates = .custom(JSONDateCoding.decodeSince1970)
         case .iso8601: decoder.dates = .iso8601
         case .formatted(let formatter): decoder.dates = .formatted(formatter)
+        case .millisecondsSince1970: decoder.dates = .custom(JSONDateCoding.decodeMillisecondsSince1970)
+        case .custom(let custom): decoder.dates = .custom(custom.decode)
         }
-        decoder.data = data == .base64 ? .base64 : .byteArray
+        switch data {
+        case .base64: decoder.data = .base64
+        case .byteArray: decoder.data = .byteArray
+        case .custom(let custom): decoder.data = .custom(custom.decode)
+        }
         if keys == .snakeCase { decoder.keys = .snakeCase }
         if case .strings(let positiveInfinity, let negativeInfinity, let nan) = nonFiniteNumbers {
             decoder.nonFiniteNumbers = .strings(
@@ -227,9 +322,10 @@ public struct JSONCodec: StringCodec, Hashable {
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(RawCodingError) -> Value {
-        // Straight from a flat scan of the bytes, when the scan takes the document; otherwise
-        // (and for key conversion, versioned payloads and a tree asked for) from the tree.
-        if scanTakes(Value.self) {
+        // Straight from a flat scan of the bytes, when the scan takes the document (keys
+        // converted from snake case too); otherwise (and for versioned payloads and a tree
+        // asked for) from the tree.
+        if scanTakes(Value.self, convertingKeys: true) {
             // No `Value?` on the way: a generic optional is looked up at run time (about 330
             // instructions), so the scan says it leaves the document by a flag and a throw.
             var leftToTree = false
@@ -320,34 +416,54 @@ enum JSONDateCoding {
     /// 2001-01-01 in seconds since 1970, exact.
     static let referenceDateSince1970 = Decimal(978_307_200)
 
-    /// The seconds since 1970 as an exact decimal: the `Double` since 2001 (its shortest
-    /// digits) plus the offset, added without rounding.
     @Sendable static func encodeSince1970(_ date: Date, _ encoder: any Encoder) throws {
+        try encode(date, perSecond: 1, unit: "seconds", strategy: ".secondsSince1970", encoder)
+    }
+
+    @Sendable static func encodeMillisecondsSince1970(_ date: Date, _ encoder: any Encoder) throws {
+        try encode(date, perSecond: 1_000, unit: "milliseconds", strategy: ".millisecondsSince1970", encoder)
+    }
+
+    @Sendable static func decodeSince1970(_ decoder: any Decoder) throws -> Date {
+        try decode(perSecond: 1, unit: "seconds", decoder)
+    }
+
+    @Sendable static func decodeMillisecondsSince1970(_ decoder: any Decoder) throws -> Date {
+        try decode(perSecond: 1_000, unit: "milliseconds", decoder)
+    }
+
+    /// The time since 1970 as an exact decimal: the `Double` since 2001 (its shortest digits)
+    /// plus the offset, times `perSecond`, without rounding.
+    private static func encode(
+        _ date: Date, perSecond: Decimal, unit: String, strategy: String, _ encoder: any Encoder
+    ) throws {
         let sinceReference = date.timeIntervalSinceReferenceDate
         guard sinceReference.isFinite,
             let exact = Decimal(string: "\(sinceReference)", locale: NumberParsing.posix),
-            case let seconds = exact + referenceDateSince1970, seconds - referenceDateSince1970 == exact
+            case let since1970 = (exact + referenceDateSince1970) * perSecond,
+            since1970 / perSecond - referenceDateSince1970 == exact
         else {
             throw EncodingError.invalidValue(
                 date,
                 EncodingError.Context(
                     codingPath: encoder.codingPath,
                     debugDescription:
-                        "the date \(sinceReference) seconds from 2001 has no exact number of seconds since 1970 within 38 digits; use the .secondsSinceReferenceDate date strategy"
+                        "the date \(sinceReference) seconds from 2001 has no exact number of \(unit) since 1970 within 38 digits, so \(strategy) cannot write it; use the .secondsSinceReferenceDate date strategy"
                 ))
         }
         var container = encoder.singleValueContainer()
-        try container.encode(seconds)
+        try container.encode(since1970)
     }
 
-    /// Seconds since 1970, read exactly (as a decimal) before the offset is taken off.
-    @Sendable static func decodeSince1970(_ decoder: any Decoder) throws -> Date {
-        let seconds = try decoder.singleValueContainer().decode(Decimal.self)
-        let sinceReference = (seconds - referenceDateSince1970).nearestDouble
+    /// The time since 1970, read exactly (as a decimal) before it is scaled and the offset is
+    /// taken off.
+    private static func decode(perSecond: Decimal, unit: String, _ decoder: any Decoder) throws -> Date {
+        let since1970 = try decoder.singleValueContainer().decode(Decimal.self)
+        let sinceReference = (since1970 / perSecond - referenceDateSince1970).nearestDouble
         guard sinceReference.isFinite else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "\(seconds) seconds since 1970 is not a date"))
+                    codingPath: decoder.codingPath, debugDescription: "\(since1970) \(unit) since 1970 is not a date"))
         }
         return Date(timeIntervalSinceReferenceDate: sinceReference)
     }

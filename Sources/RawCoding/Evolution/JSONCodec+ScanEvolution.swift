@@ -4,9 +4,11 @@ extension JSONCodec {
     /// Whether a decode of a `Value` may be read from a flat scan of the bytes (by `decode` and
     /// ``decodeStoredFromScan(_:from:defaults:recordingUnknownKeys:)``): a type that is not
     /// ``StoredVersioned`` itself (its elements may be; they record no version of their own),
-    /// under the default keys, from plain JSON.
-    func scanTakes<Value>(_ type: Value.Type, traits: TypeTraits? = nil) -> Bool {
-        keys == .useDefaultKeys && format.readsPlainJSON && Value.self != StoredValue.self
+    /// from plain JSON, under the default keys, or keys converted from snake case where
+    /// `convertingKeys` (a plain `decode`; stored decodes keep unknown keys as the payload
+    /// spells them, which the tree path does).
+    func scanTakes<Value>(_ type: Value.Type, traits: TypeTraits? = nil, convertingKeys: Bool = false) -> Bool {
+        (keys == .useDefaultKeys || convertingKeys) && format.readsPlainJSON && Value.self != StoredValue.self
             && !(traits ?? TypeTraits.of(Value.self)).isStoredVersioned
     }
 

@@ -45,11 +45,15 @@ struct EngineOptionsTests {
             #expect(try decoder.decode(Date.self, from: tree) == date, "\(tree)")
         }
         #expect(try encoder.encode(Date(timeIntervalSinceReferenceDate: 0.5)) == .string("2001-01-01T00:00:00.5Z"))
+        // A date alone, as APIs send birthdays and release dates: midnight UTC in both.
+        let day = Date(timeIntervalSince1970: 1_454_889_600)
+        #expect(try decoder.decode(Date.self, from: .string("2016-02-08")) == day)
+        #expect(try codec.decode(Date.self, from: #""2016-02-08""#) == day)
         // The same refusals, with the same reasons.
         let notADate = #expect(throws: DecodingError.self) {
-            try decoder.decode(Date.self, from: .string("2016-02-08"))
+            try decoder.decode(Date.self, from: .string("2016-02-08T"))
         }
-        let codecRefusal = #expect(throws: RawCodingError.self) { try codec.decode(Date.self, from: #""2016-02-08""#) }
+        let codecRefusal = #expect(throws: RawCodingError.self) { try codec.decode(Date.self, from: #""2016-02-08T""#) }
         #expect(codecRefusal?.reason.contains("is not an ISO 8601 date-time") == true)
         #expect("\(String(describing: notADate))".contains("is not an ISO 8601 date-time"))
         let distant = Date(timeIntervalSinceReferenceDate: -1e12)

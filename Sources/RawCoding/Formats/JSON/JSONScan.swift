@@ -88,12 +88,16 @@ struct JSONScan {
         return scan.run()
     }
 
-    /// The scan of `bytes`, or `nil` when ``JSONParser`` is to decide (see the type's summary).
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) -> JSONScan? {
+    /// The scan of `bytes`, or `nil` when ``JSONParser`` is to decide (see the type's summary);
+    /// its keys converted from snake case where `convertingKeys` says
+    /// (``convertKeysFromSnakeCase()``).
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits, convertingKeys: Bool = false) -> JSONScan? {
         guard bytes.count <= limits.maximumInputBytes, bytes.count < 1 << 55 else { return nil }
         var scan = JSONScan(bytes: bytes, limits: limits)
         scan.tokens.reserveCapacity(bytes.count / 8 + 4)
-        return scan.run() ? scan : nil
+        guard scan.run() else { return nil }
+        if convertingKeys, !scan.convertKeysFromSnakeCase() { return nil }
+        return scan
     }
 
     /// This scan over `copy`, a copy of the bytes it scanned: tokens hold offsets, not
@@ -440,6 +444,77 @@ struct JSONScan {
                 == 0
     }
 
+    // MARK: Keys converted from snake case
+
+    /// Gives every key token, as its hash, the hash of its name converted from snake case
+    /// (``KeyConversion/fromSnakeCase(_:into:)``, hashed as ``KeyIndex/hash(bytes:)`` hashes a
+    /// name), for ``convertedKey(at:equals:hash:)``. `false` where the tree decoder is to
+    /// decide: a key the byte-wise conversion leaves to Foundation's, or two keys of one
+    /// object with one converted hash (two keys converting to one name, whose first the tree
+    /// takes; or, rarely, two names sharing a hash).
+    mutating func convertKeysFromSnakeCase() -> Bool {
+        var scratch = [UInt8](repeating: 0, count: 64)
+        var objectHashes: [UInt64] = []
+        for token in tokens.indices where tokens[token].kind == .object {
+            let count = tokens[token].length
+            objectHashes.removeAll(keepingCapacity: true)
+            var position = token + 1
+            for _ in 0..<count {
+                let key = tokens[position]
+                if scratch.count < key.length { scratch = [UInt8](repeating: 0, count: key.length) }
+                let source = UnsafeBufferPointer(rebasing: bytes[key.offset..<(key.offset + key.length)])
+                let hash = scratch.withUnsafeMutableBufferPointer { output -> UInt64? in
+                    guard let length = KeyConversion.fromSnakeCase(source, into: output) else { return nil }
+                    let converted = UnsafeBufferPointer(rebasing: output[..<length])
+                    return UInt64(bitPattern: Int64(KeyIndex.hash(bytes: converted)))
+                }
+                guard let hash else { return false }
+                tokens[position].payload = hash
+                objectHashes.append(hash)
+                position = after(position + 1)
+            }
+            if count > 1 {
+                objectHashes.sort()
+                for index in 1..<count where objectHashes[index] == objectHashes[index - 1] { return false }
+            }
+        }
+        return true
+    }
+
+    /// The hash ``convertKeysFromSnakeCase()`` gives a key converting to `name`.
+    static func convertedKeyHash(of name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        UInt64(bitPattern: Int64(KeyIndex.hash(bytes: name)))
+    }
+
+    /// Whether the key token at `index`, converted from snake case, is `name`, whose
+    /// ``convertedKeyHash(of:)`` is `hash` (after ``convertKeysFromSnakeCase()``).
+    @inline(__always)
+    func convertedKey(at index: Int, equals name: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Bool {
+        let token = tokens[index]
+        guard token.payload == hash else { return false }
+        return withConvertedKey(at: index) { converted in
+            converted.count == name.count
+                && (name.isEmpty || memcmp(converted.baseAddress!, name.baseAddress!, name.count) == 0)
+        }
+    }
+
+    /// The key token at `index` converted from snake case (after ``convertKeysFromSnakeCase()``,
+    /// which made sure the byte-wise conversion decides).
+    func convertedKeyString(at index: Int) -> String {
+        withConvertedKey(at: index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private func withConvertedKey<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let token = tokens[index]
+        let source = UnsafeBufferPointer(rebasing: bytes[token.offset..<(token.offset + token.length)])
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(token.length, 1)) { output in
+            guard let length = KeyConversion.fromSnakeCase(source, into: output) else {
+                preconditionFailure("convertKeysFromSnakeCase() checked that every key converts byte-wise")
+            }
+            return body(UnsafeBufferPointer(rebasing: output[..<length]))
+        }
+    }
+
     /// The text of the key token at `index`.
     func keyString(at index: Int) -> String {
         let token = tokens[index]
@@ -459,6 +534,15 @@ struct JSONScan {
         case .escapedString: return strings[Int(truncatingIfNeeded: token.payload)]
         default: return nil
         }
+    }
+
+    /// The UTF-8 of the string token at `index` when it holds no escape (its bytes in the
+    /// document are its text); `nil` for anything else.
+    @inline(__always)
+    func plainStringBytes(at index: Int) -> UnsafeBufferPointer<UInt8>? {
+        let token = tokens[index]
+        guard token.kind == .string else { return nil }
+        return UnsafeBufferPointer(rebasing: bytes[token.offset..<(token.offset + token.length)])
     }
 
     /// The value at `index` as ``JSONParser`` reads it.

@@ -29,28 +29,37 @@ package enum DateText {
     static func date(from text: some Collection<UInt8>) -> Date? {
         let bytes = Array(text)
         guard bytes.count == 20, bytes[19] == UInt8(ascii: "Z") else { return nil }
-        return wholeSeconds(bytes).map { Date(timeIntervalSince1970: Double($0)) }
+        return bytes.withUnsafeBufferPointer { wholeSeconds($0) }.map { Date(timeIntervalSince1970: Double($0)) }
+    }
+
+    /// The decimal digits of `bytes[range]` as a number; `nil` if one is not a digit.
+    @inline(__always)
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
+        var value: Int64 = 0
+        for index in range {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int64(digit)
+        }
+        return value
+    }
+
+    /// The days since 1970 of the `YYYY-MM-DD` at the start of `bytes`.
+    private static func days(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let year = digits(bytes, 0..<4), let month = digits(bytes, 5..<7), let day = digits(bytes, 8..<10),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
+        return daysFromCivil(year: year, month: month, day: day)
     }
 
     /// The seconds since 1970 of the `YYYY-MM-DDTHH:MM:SS` at the start of `bytes`.
-    private static func wholeSeconds(_ bytes: [UInt8]) -> Int64? {
-        guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
+    private static func wholeSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard bytes.count >= 19, let days = days(bytes), bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let hour = digits(bytes, 11..<13), let minute = digits(bytes, 14..<16),
+            let second = digits(bytes, 17..<19), hour < 24, minute < 60, second < 60
         else { return nil }
-        func number(_ range: Range<Int>) -> Int64? {
-            var value: Int64 = 0
-            for byte in bytes[range] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-            hour < 24, minute < 60, second < 60
-        else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
         return days * 86_400 + hour * 3600 + minute * 60 + second
     }
 
@@ -90,24 +99,31 @@ package enum DateText {
 
     /// Why ``dateFromISO8601(_:)`` gave `nil` for `text`.
     static func notISO8601(_ text: String) -> String {
-        "\"\(text.prefix(64))\" is not an ISO 8601 date-time (YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM))"
+        "\"\(text.prefix(64))\" is not an ISO 8601 date-time (YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)) or date (YYYY-MM-DD)"
     }
 
     /// Reads ISO 8601 date-times as written by ``exactISO8601(of:)`` and by `ISO8601DateFormatter`:
-    /// `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, then `Z` or an offset `±HH:MM`.
+    /// `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, then `Z` or an offset `±HH:MM`; and
+    /// a date alone, `YYYY-MM-DD`, as midnight UTC.
     package static func dateFromISO8601(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { dateFromISO8601(bytes: $0) }
+    }
+
+    /// As ``dateFromISO8601(_:)``, from the text's UTF-8, without copying it.
+    static func dateFromISO8601(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        if bytes.count == 10 {
+            guard let days = days(bytes) else { return nil }
+            return Date(timeIntervalSinceReferenceDate: Double(days * 86_400 - referenceDateOffset))
+        }
         guard let wholeSince1970 = wholeSeconds(bytes) else { return nil }
         var index = 19
         var fraction = 0.0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            let start = index
-            index += 1
+            let start = index + 1
+            index = start
             while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-            guard index - start > 1, let value = Double("0" + String(decoding: bytes[start..<index], as: UTF8.self))
-            else {
-                return nil
-            }
+            guard index > start, let value = self.fraction(bytes, start..<index) else { return nil }
             fraction = value
         }
         var offset: Int64 = 0
@@ -116,8 +132,8 @@ package enum DateText {
             offset = 0
         } else if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"), index + 6 == bytes.count,
             bytes[index + 3] == UInt8(ascii: ":"),
-            let hours = Int64(String(decoding: bytes[(index + 1)..<(index + 3)], as: UTF8.self)),
-            let minutes = Int64(String(decoding: bytes[(index + 4)..<(index + 6)], as: UTF8.self)),
+            let hours = digits(bytes, (index + 1)..<(index + 3)),
+            let minutes = digits(bytes, (index + 4)..<(index + 6)),
             hours < 24, minutes < 60
         {
             offset = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
@@ -126,6 +142,16 @@ package enum DateText {
         }
         let whole = Double(wholeSince1970 - offset - referenceDateOffset)
         return Date(timeIntervalSinceReferenceDate: whole + fraction)
+    }
+
+    /// The value of the fractional digits `bytes[range]` (those after the point), correctly
+    /// rounded: up to 15 digits, one division of two exact doubles (which rounds once, as
+    /// reading the text does); more, through the text.
+    private static func fraction(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+        if range.count <= 15, let numerator = digits(bytes, range) {
+            return Double(numerator) / NumberParsing.powersOfTen[range.count]
+        }
+        return Double("0." + String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
     }
 
     static func daysIn(month: Int64, year: Int64) -> Int64 {

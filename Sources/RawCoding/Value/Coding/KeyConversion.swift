@@ -65,3 +65,63 @@ enum KeyConversion {
         return String(leading) + joined + String(trailing)
     }
 }
+
+extension KeyConversion {
+    /// ``fromSnakeCase(_:)`` on a key's UTF-8, written into `output` (at least as long as
+    /// `key`; the result is never longer): the converted key's length, or `nil` where this
+    /// byte-wise form does not decide (a key with inner underscores holding anything but ASCII
+    /// letters, digits and underscores), which the caller leaves to ``fromSnakeCase(_:)``.
+    ///
+    /// For ASCII letters and digits, `capitalized` (as swift-foundation defines it) uppercases
+    /// a letter that follows no letter in its word and lowercases one that follows a letter; a
+    /// digit is not a letter, so a letter after a digit starts over (`2b` → `2B`).
+    static func fromSnakeCase(_ key: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
+        -> Int?
+    {
+        let underscore = UInt8(ascii: "_")
+        guard let first = key.firstIndex(where: { $0 != underscore }) else {
+            return copy(key, into: output)
+        }
+        var last = key.count - 1
+        while key[last] == underscore { last -= 1 }
+        guard key[first...last].contains(underscore) else { return copy(key, into: output) }
+        var count = 0
+        for _ in 0..<first {
+            output[count] = underscore
+            count += 1
+        }
+        var isFirstWord = true
+        var afterLetter = false
+        var index = first
+        while index <= last {
+            let byte = key[index]
+            index += 1
+            if byte == underscore {
+                // A run of underscores ends a word (`split` drops the empty ones between).
+                if key[index] != underscore { (isFirstWord, afterLetter) = (false, false) }
+                continue
+            }
+            let lower = byte | 0x20
+            if lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") {
+                output[count] = isFirstWord || afterLetter ? lower : lower & ~0x20
+                afterLetter = true
+            } else if byte &- UInt8(ascii: "0") < 10 {
+                output[count] = byte
+                afterLetter = false
+            } else {
+                return nil
+            }
+            count += 1
+        }
+        for _ in (last + 1)..<key.count {
+            output[count] = underscore
+            count += 1
+        }
+        return count
+    }
+
+    private static func copy(_ key: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        _ = output.initialize(from: key)
+        return key.count
+    }
+}

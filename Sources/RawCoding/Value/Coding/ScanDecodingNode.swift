@@ -21,6 +21,8 @@ final class ScanDecodingContext {
     /// each key the model asked for (found or counted by `allKeys`) and on each object it opened
     /// with a keyed container. `nil` otherwise, which costs the lookups one test.
     private(set) var marks: UnsafeMutableBufferPointer<Bool>?
+    /// Whether keys are converted from snake case (``JSONScan/convertKeysFromSnakeCase()``).
+    let convertsKeys: Bool
     /// The copy of the bytes, then room for a mark per token: one allocation for both.
     private let storage: UnsafeMutableRawBufferPointer
 
@@ -29,7 +31,9 @@ final class ScanDecodingContext {
     init?(bytes: UnsafeRawBufferPointer, codec: JSONCodec) {
         let limits = codec.limits
         let bytes = bytes.bindMemory(to: UInt8.self)
-        guard let scan = JSONScan.scan(bytes, limits: limits) else { return nil }
+        let convertsKeys = codec.keys == .snakeCase
+        guard let scan = JSONScan.scan(bytes, limits: limits, convertingKeys: convertsKeys) else { return nil }
+        self.convertsKeys = convertsKeys
         let storage = UnsafeMutableRawBufferPointer.allocate(
             byteCount: bytes.count + scan.tokens.count * MemoryLayout<Bool>.stride, alignment: 1)
         let copy = UnsafeMutableRawBufferPointer(rebasing: storage[..<bytes.count])
@@ -91,6 +95,11 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
     let depth: Int
     /// The key token where the next lookup in this node's object starts, and its entry number.
     var keyHint: (token: Int, entry: Int)
+    /// Whether the node decodes a `[String: Value]` dictionary, whose keys are data that key
+    /// strategies leave alone (as the tree decoder's ``DecodingNode/keepsKeys``).
+    var keepsKeys = false
+    /// Whether this node's keys are compared converted from snake case.
+    var convertsKeys: Bool { context.convertsKeys && !keepsKeys }
 
     init(context: ScanDecodingContext, parent: ScanDecodingNode?, step: CodingPathStep?, token: Int) {
         self.context = context
@@ -277,10 +286,28 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
             return unsafeBitCast(
                 try unboxArray(token, step: step()) { try $0.unboxBool($1, step: .index($2)) }, to: Value.self)
         }
-        if Value.self == Date.self, case .secondsSinceReferenceDate = context.codec.dates,
-            let seconds = fastDouble(token)
-        {
-            return unsafeBitCast(Date(timeIntervalSinceReferenceDate: seconds), to: Value.self)
+        if Value.self == Date.self {
+            switch context.codec.dates {
+            case .secondsSinceReferenceDate:
+                if let seconds = fastDouble(token) {
+                    return unsafeBitCast(Date(timeIntervalSinceReferenceDate: seconds), to: Value.self)
+                }
+            case .iso8601:
+                // Text it does not read is the tree decoder's to report.
+                if let text = context.scan.plainStringBytes(at: token), let date = DateText.dateFromISO8601(bytes: text)
+                {
+                    return unsafeBitCast(date, to: Value.self)
+                }
+            case .custom(let custom):
+                // The closure reads from this scan's decoder at the date's place, as the tree
+                // decoder hands it its own.
+                return unsafeBitCast(try custom.decode(child(token, step: step())), to: Value.self)
+            case .secondsSince1970, .millisecondsSince1970, .formatted:
+                break
+            }
+        }
+        if Value.self == Data.self, case .custom(let custom) = context.codec.data {
+            return unsafeBitCast(try custom.decode(child(token, step: step())), to: Value.self)
         }
         if Value.self == Date.self || Value.self == Data.self || Value.self == URL.self || Value.self == Decimal.self
             || Value.self == StoredValue.self || Value.self == StoredDictionary.self
@@ -289,7 +316,12 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
             return try unboxedByTree(token, step: step()) { node, value in try node.unbox(value, as: type, step: step())
             }
         }
-        return try type.init(from: child(token, step: step()))
+        let node = try child(token, step: step())
+        if context.convertsKeys, Value.self is any StringKeyedDecodableDictionary.Type {
+            // JSONDecoder converts the keys of types, not the keys of [String: Value] data.
+            node.keepsKeys = true
+        }
+        return try type.init(from: node)
     }
 }
 
@@ -355,7 +387,9 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         keys.reserveCapacity(count)
         var position = node.token + 1
         for _ in 0..<count {
-            if let key = Key(stringValue: node.context.scan.keyString(at: position)) { keys.append(key) }
+            let scan = node.context.scan
+            let name = node.convertsKeys ? scan.convertedKeyString(at: position) : scan.keyString(at: position)
+            if let key = Key(stringValue: name) { keys.append(key) }
             node.context.mark(position)
             position = node.context.scan.after(position + 1)
         }
@@ -373,6 +407,7 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// change what it finds.
     private func find(_ name: String, from hint: (token: Int, entry: Int)?, moving: Bool = true) -> Int? {
         guard count > 0 else { return nil }
+        if node.convertsKeys { return findConverted(name, from: hint, moving: moving) }
         var name = name
         return name.withUTF8 { bytes -> Int? in
             let context = node.context
@@ -381,6 +416,30 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                 if entry == count { (position, entry) = (node.token + 1, 0) }
                 let next = context.scan.after(position + 1)
                 if context.scan.key(at: position, equals: bytes) {
+                    context.mark(position)
+                    if hint != nil, moving { node.keyHint = (next, entry + 1) }
+                    return position + 1
+                }
+                (position, entry) = (next, entry + 1)
+            }
+            return nil
+        }
+    }
+
+    /// ``find(_:from:moving:)`` for keys converted from snake case: each key token compared by
+    /// its converted name's hash first. (A loop of its own: sharing one with a test per key
+    /// cost the plain search about a tenth of its instructions.)
+    @inline(never)
+    private func findConverted(_ name: String, from hint: (token: Int, entry: Int)?, moving: Bool) -> Int? {
+        var name = name
+        return name.withUTF8 { bytes -> Int? in
+            let context = node.context
+            let hash = JSONScan.convertedKeyHash(of: bytes)
+            var (position, entry) = hint ?? (node.token + 1, 0)
+            for _ in 0..<count {
+                if entry == count { (position, entry) = (node.token + 1, 0) }
+                let next = context.scan.after(position + 1)
+                if context.scan.convertedKey(at: position, equals: bytes, hash: hash) {
                     context.mark(position)
                     if hint != nil, moving { node.keyHint = (next, entry + 1) }
                     return position + 1
