@@ -147,8 +147,7 @@ struct APIConventionsTests {
         }
         // A codec's custom strategy holds its closures, kept to be called later.
         func isCustomStrategy(_ declaration: Declaration) -> Bool {
-            declaration.symbol.hasPrefix("JSONCodec.CustomDates.")
-                || declaration.symbol.hasPrefix("JSONCodec.CustomData.")
+            declaration.symbol.hasPrefix("JSONCodec.CustomCoding.")
         }
         // Closures kept to be called later throw any error; closures of a rethrowing call
         // pass their error through.

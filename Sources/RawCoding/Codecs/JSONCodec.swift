@@ -56,8 +56,8 @@ public struct JSONCodec: StringCodec, Hashable {
         /// (`1764528258123.45671653747559`).
         case millisecondsSince1970
         /// Written and read by closures of your own, as `JSONEncoder`'s and `JSONDecoder`'s
-        /// `.custom`: ``CustomDates/encode`` writes a date into the encoder it is given, and
-        /// ``CustomDates/decode`` reads one from the decoder it is given (a single value, or
+        /// `.custom`: ``CustomCoding/encode`` writes a date into the encoder it is given, and
+        /// ``CustomCoding/decode`` reads one from the decoder it is given (a single value, or
         /// whatever the encode wrote). The codec calls them at the date's coding path; what
         /// they throw is the codec's error, with that path. The two must agree: the codec
         /// cannot check that your decode reads back what your encode writes.
@@ -73,27 +73,31 @@ public struct JSONCodec: StringCodec, Hashable {
         }
     }
 
-    /// A custom date strategy's two closures. Two strategies are equal when they hold the same
-    /// instance, as two `.formatted` strategies are when they hold the same formatter.
-    public final class CustomDates: Hashable, Sendable {
-        /// Writes a date into the encoder at its place.
-        public let encode: @Sendable (Date, any Encoder) throws -> Void
-        /// Reads a date from the decoder at its place.
-        public let decode: @Sendable (any Decoder) throws -> Date
+    /// A custom date strategy's two closures (``CustomCoding``).
+    public typealias CustomDates = CustomCoding<Date>
+
+    /// A custom strategy's two closures: one writes a value into the encoder at its place, the
+    /// other reads one from the decoder at its place. Two strategies are equal when they hold
+    /// the same instance, as two `.formatted` strategies are when they hold the same formatter.
+    public final class CustomCoding<Value>: Hashable, Sendable {
+        /// Writes a value into the encoder at its place.
+        public let encode: @Sendable (Value, any Encoder) throws -> Void
+        /// Reads a value from the decoder at its place.
+        public let decode: @Sendable (any Decoder) throws -> Value
 
         /// Creates the strategy's closures.
         /// - Parameters:
-        ///   - encode: Writes a date into the encoder at its place.
-        ///   - decode: Reads a date from the decoder at its place.
+        ///   - encode: Writes a value into the encoder at its place.
+        ///   - decode: Reads a value from the decoder at its place.
         public init(
-            encode: @escaping @Sendable (Date, any Encoder) throws -> Void,
-            decode: @escaping @Sendable (any Decoder) throws -> Date
+            encode: @escaping @Sendable (Value, any Encoder) throws -> Void,
+            decode: @escaping @Sendable (any Decoder) throws -> Value
         ) {
             self.encode = encode
             self.decode = decode
         }
 
-        public static func == (lhs: CustomDates, rhs: CustomDates) -> Bool { lhs === rhs }
+        public static func == (lhs: CustomCoding, rhs: CustomCoding) -> Bool { lhs === rhs }
 
         public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
     }
@@ -117,29 +121,8 @@ public struct JSONCodec: StringCodec, Hashable {
         }
     }
 
-    /// A custom data strategy's two closures, equal when they are the same instance.
-    public final class CustomData: Hashable, Sendable {
-        /// Writes bytes into the encoder at their place.
-        public let encode: @Sendable (Data, any Encoder) throws -> Void
-        /// Reads bytes from the decoder at their place.
-        public let decode: @Sendable (any Decoder) throws -> Data
-
-        /// Creates the strategy's closures.
-        /// - Parameters:
-        ///   - encode: Writes bytes into the encoder at their place.
-        ///   - decode: Reads bytes from the decoder at their place.
-        public init(
-            encode: @escaping @Sendable (Data, any Encoder) throws -> Void,
-            decode: @escaping @Sendable (any Decoder) throws -> Data
-        ) {
-            self.encode = encode
-            self.decode = decode
-        }
-
-        public static func == (lhs: CustomData, rhs: CustomData) -> Bool { lhs === rhs }
-
-        public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
-    }
+    /// A custom data strategy's two closures (``CustomCoding``).
+    public typealias CustomData = CustomCoding<Data>
 
     /// How coding keys become JSON object keys.
     public enum KeyStrategy: Hashable, Sendable {
