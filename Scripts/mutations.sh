@@ -823,8 +823,8 @@ tests: DynamicTypeDecodingTests
 name: the JSON scan decodes the static type
 file: Sources/RawCoding/Value/Coding/ScanDecodingNode.swift
 after: Their rules (strategies, kinds of number, the tree as held) are the tree decoder's.
-line: return try type.init(from: child(token, step: step()))
-becomes: return try Value(from: child(token, step: step()))
+line: return try type.init(from: node)
+becomes: return try Value(from: node)
 tests: DynamicTypeDecodingTests
 
 name: decodeStored decodes the static type
