@@ -286,6 +286,36 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
             return unsafeBitCast(
                 try unboxArray(token, step: step()) { try $0.unboxBool($1, step: .index($2)) }, to: Value.self)
         }
+        if Value.self == Date.self || Value.self == Data.self,
+            let value = try strategyValue(token, as: type, step: step())
+        {
+            return value
+        }
+        if Value.self == Date.self || Value.self == Data.self || Value.self == URL.self || Value.self == Decimal.self
+            || Value.self == StoredValue.self || Value.self == StoredDictionary.self
+        {
+            // Their rules (strategies, kinds of number, the tree as held) are the tree decoder's.
+            return try unboxedByTree(token, step: step()) { node, value in try node.unbox(value, as: type, step: step())
+            }
+        }
+        let node = try child(token, step: step())
+        if context.convertsKeys, Value.self is any StringKeyedDecodableDictionary.Type {
+            // JSONDecoder converts the keys of types, not the keys of [String: Value] data.
+            node.keepsKeys = true
+        }
+        return try type.init(from: node)
+    }
+}
+
+extension ScanDecodingNode {
+    /// A date or data its strategy reads from the scan itself (a number, ISO 8601 text, a
+    /// custom closure); `nil` where the tree decoder is to read it. Out of line, so the frame
+    /// of ``unbox(_:as:step:)``, which every nesting level takes, stays small (a 128 KiB
+    /// thread under AddressSanitizer overflowed with it inline).
+    @inline(never)
+    private func strategyValue<Value>(_ token: Int, as type: Value.Type, step: @autoclosure () -> CodingPathStep?)
+        throws -> Value?
+    {
         if Value.self == Date.self {
             switch context.codec.dates {
             case .secondsSinceReferenceDate:
@@ -309,19 +339,7 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
         if Value.self == Data.self, case .custom(let custom) = context.codec.data {
             return unsafeBitCast(try custom.decode(child(token, step: step())), to: Value.self)
         }
-        if Value.self == Date.self || Value.self == Data.self || Value.self == URL.self || Value.self == Decimal.self
-            || Value.self == StoredValue.self || Value.self == StoredDictionary.self
-        {
-            // Their rules (strategies, kinds of number, the tree as held) are the tree decoder's.
-            return try unboxedByTree(token, step: step()) { node, value in try node.unbox(value, as: type, step: step())
-            }
-        }
-        let node = try child(token, step: step())
-        if context.convertsKeys, Value.self is any StringKeyedDecodableDictionary.Type {
-            // JSONDecoder converts the keys of types, not the keys of [String: Value] data.
-            node.keepsKeys = true
-        }
-        return try type.init(from: node)
+        return nil
     }
 }
 
