@@ -286,10 +286,11 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
             return unsafeBitCast(
                 try unboxArray(token, step: step()) { try $0.unboxBool($1, step: .index($2)) }, to: Value.self)
         }
-        if Value.self == Date.self || Value.self == Data.self,
-            let value = try strategyValue(token, as: type, step: step())
-        {
-            return value
+        if Value.self == Date.self, let date = try dateFromScan(token, step: step()) {
+            return unsafeBitCast(date, to: Value.self)
+        }
+        if Value.self == Data.self, let data = try dataFromScan(token, step: step()) {
+            return unsafeBitCast(data, to: Value.self)
         }
         if Value.self == Date.self || Value.self == Data.self || Value.self == URL.self || Value.self == Decimal.self
             || Value.self == StoredValue.self || Value.self == StoredDictionary.self
@@ -308,38 +309,34 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
 }
 
 extension ScanDecodingNode {
-    /// A date or data its strategy reads from the scan itself (a number, ISO 8601 text, a
-    /// custom closure); `nil` where the tree decoder is to read it. Out of line, so the frame
-    /// of ``unbox(_:as:step:)``, which every nesting level takes, stays small (a 128 KiB
-    /// thread under AddressSanitizer overflowed with it inline).
+    /// A date its strategy reads from the scan itself (a number, ISO 8601 text, a custom
+    /// closure); `nil` where the tree decoder is to read it. Out of line, so the frame of
+    /// ``unbox(_:as:step:)``, which every nesting level takes, stays small (a 128 KiB thread
+    /// under AddressSanitizer overflowed with it inline); a `Date?`, not a `Value?`, which
+    /// would be looked up at run time on every call of `unbox`.
     @inline(never)
-    private func strategyValue<Value>(_ token: Int, as type: Value.Type, step: @autoclosure () -> CodingPathStep?)
-        throws -> Value?
-    {
-        if Value.self == Date.self {
-            switch context.codec.dates {
-            case .secondsSinceReferenceDate:
-                if let seconds = fastDouble(token) {
-                    return unsafeBitCast(Date(timeIntervalSinceReferenceDate: seconds), to: Value.self)
-                }
-            case .iso8601:
-                // Text it does not read is the tree decoder's to report.
-                if let text = context.scan.plainStringBytes(at: token), let date = DateText.dateFromISO8601(bytes: text)
-                {
-                    return unsafeBitCast(date, to: Value.self)
-                }
-            case .custom(let custom):
-                // The closure reads from this scan's decoder at the date's place, as the tree
-                // decoder hands it its own.
-                return unsafeBitCast(try custom.decode(child(token, step: step())), to: Value.self)
-            case .secondsSince1970, .millisecondsSince1970, .formatted:
-                break
-            }
+    private func dateFromScan(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> Date? {
+        switch context.codec.dates {
+        case .secondsSinceReferenceDate:
+            return fastDouble(token).map(Date.init(timeIntervalSinceReferenceDate:))
+        case .iso8601:
+            // Text it does not read is the tree decoder's to report.
+            return context.scan.plainStringBytes(at: token).flatMap(DateText.dateFromISO8601(bytes:))
+        case .custom(let custom):
+            // The closure reads from this scan's decoder at the date's place, as the tree
+            // decoder hands it its own.
+            return try custom.decode(child(token, step: step()))
+        case .secondsSince1970, .millisecondsSince1970, .formatted:
+            return nil
         }
-        if Value.self == Data.self, case .custom(let custom) = context.codec.data {
-            return unsafeBitCast(try custom.decode(child(token, step: step())), to: Value.self)
-        }
-        return nil
+    }
+
+    /// Bytes a custom strategy reads from the scan's decoder at their place; `nil` for the
+    /// other strategies, the tree decoder's. Out of line as ``dateFromScan(_:step:)`` is.
+    @inline(never)
+    private func dataFromScan(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> Data? {
+        guard case .custom(let custom) = context.codec.data else { return nil }
+        return try custom.decode(child(token, step: step()))
     }
 }
 
@@ -404,9 +401,11 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         var keys: [Key] = []
         keys.reserveCapacity(count)
         var position = node.token + 1
+        let converts = node.convertsKeys
         for _ in 0..<count {
-            let scan = node.context.scan
-            let name = node.convertsKeys ? scan.convertedKeyString(at: position) : scan.keyString(at: position)
+            let name =
+                converts
+                ? node.context.scan.convertedKeyString(at: position) : node.context.scan.keyString(at: position)
             if let key = Key(stringValue: name) { keys.append(key) }
             node.context.mark(position)
             position = node.context.scan.after(position + 1)
