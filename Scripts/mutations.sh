@@ -109,7 +109,7 @@ tests: JSONScanDecodingTests
 
 name: JSON scan misses repeated keys in large objects
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
-after: private mutating func hasRepeatedKeyHash(
+after: private mutating func keyHashesMeetInTable(
 line: if table[slot] == hash { return true }
 becomes: if false { return true }
 tests: JSONScanDecodingTests
@@ -907,8 +907,8 @@ tests: SinkEncodingTests
 name: the scan takes an object whose keys convert from snake case to one name
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: mutating func convertKeysFromSnakeCase() -> Bool
-line: for index in 1..<count where objectHashes[index] == objectHashes[index - 1] { return false }
-becomes: for index in 1..<count where objectHashes[index] == objectHashes[index - 1] && false { return false }
+line: if tokens[token].length > 1, keyHashesMeet(token) { return false }
+becomes: if tokens[token].length > 1, keyHashesMeet(token), false { return false }
 tests: SnakeCaseScanTests
 
 name: the byte-wise snake-case conversion decides for characters Foundation's treats otherwise

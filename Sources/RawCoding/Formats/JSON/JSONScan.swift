@@ -335,10 +335,17 @@ struct JSONScan {
     /// one's place; the scan leaves that to it). Keys whose hashes meet are compared byte for
     /// byte.
     private mutating func hasRepeatedKey(_ token: Int) -> Bool {
+        // A repeated key, or two keys with one hash.
+        keyHashesMeet(token) && hasRepeatedKeyBytes(token)
+    }
+
+    /// Whether two keys of the object at `token` have one hash (their tokens' payloads), or a
+    /// larger object's key has the hash zero.
+    private mutating func keyHashesMeet(_ token: Int) -> Bool {
         let count = tokens[token].length
-        if count > 12 { return hasRepeatedKeyHash(token, count: count) }
+        if count > 12 { return keyHashesMeetInTable(token, count: count) }
         // On the stack: a small object's check allocates nothing.
-        let collides = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 12) { hashes -> Bool in
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 12) { hashes -> Bool in
             var position = token + 1
             for index in 0..<count {
                 hashes[index] = tokens[position].payload
@@ -349,20 +356,18 @@ struct JSONScan {
             }
             return false
         }
-        // A repeated key, or two keys with one hash.
-        return collides && hasRepeatedKeyBytes(token)
     }
 
-    /// ``hasRepeatedKey(_:)`` for a larger object: its hashes go into an open-addressing table
-    /// at least twice its size, cleared for each object (zero marks a free slot; a key whose
-    /// hash is zero is compared byte for byte).
-    private mutating func hasRepeatedKeyHash(_ token: Int, count: Int) -> Bool {
+    /// ``keyHashesMeet(_:)`` for a larger object: its hashes go into an open-addressing table
+    /// at least twice its size, cleared for each object (zero marks a free slot, so a key whose
+    /// hash is zero counts as meeting another).
+    private mutating func keyHashesMeetInTable(_ token: Int, count: Int) -> Bool {
         var capacity = 32
         while capacity < 2 * count { capacity <<= 1 }
         if hashes.count < capacity { hashes = Array(repeating: 0, count: capacity) }
         let mask = capacity - 1
         let tokens = self.tokens
-        let found = hashes.withUnsafeMutableBufferPointer { table -> Bool in
+        return hashes.withUnsafeMutableBufferPointer { table -> Bool in
             table.baseAddress.unsafelyUnwrapped.update(repeating: 0, count: capacity)
             var position = token + 1
             for _ in 0..<count {
@@ -378,7 +383,6 @@ struct JSONScan {
             }
             return false
         }
-        return found && hasRepeatedKeyBytes(token)
     }
 
     /// A hash of a key's length and of its first and last eight bytes: enough to tell keys
@@ -453,30 +457,14 @@ struct JSONScan {
     /// object with one converted hash (two keys converting to one name, whose first the tree
     /// takes; or, rarely, two names sharing a hash).
     mutating func convertKeysFromSnakeCase() -> Bool {
-        var scratch = [UInt8](repeating: 0, count: 64)
-        var objectHashes: [UInt64] = []
         for token in tokens.indices where tokens[token].kind == .object {
-            let count = tokens[token].length
-            objectHashes.removeAll(keepingCapacity: true)
             var position = token + 1
-            for _ in 0..<count {
-                let key = tokens[position]
-                if scratch.count < key.length { scratch = [UInt8](repeating: 0, count: key.length) }
-                let source = UnsafeBufferPointer(rebasing: bytes[key.offset..<(key.offset + key.length)])
-                let hash = scratch.withUnsafeMutableBufferPointer { output -> UInt64? in
-                    guard let length = KeyConversion.fromSnakeCase(source, into: output) else { return nil }
-                    let converted = UnsafeBufferPointer(rebasing: output[..<length])
-                    return UInt64(bitPattern: Int64(KeyIndex.hash(bytes: converted)))
-                }
-                guard let hash else { return false }
+            for _ in 0..<tokens[token].length {
+                guard let hash = convertedKeyBytes(at: position, Self.convertedKeyHash(of:)) else { return false }
                 tokens[position].payload = hash
-                objectHashes.append(hash)
                 position = after(position + 1)
             }
-            if count > 1 {
-                objectHashes.sort()
-                for index in 1..<count where objectHashes[index] == objectHashes[index - 1] { return false }
-            }
+            if tokens[token].length > 1, keyHashesMeet(token) { return false }
         }
         return true
     }
@@ -505,13 +493,19 @@ struct JSONScan {
     }
 
     private func withConvertedKey<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        guard let result = convertedKeyBytes(at: index, body) else {
+            preconditionFailure("convertKeysFromSnakeCase() checked that every key converts byte-wise")
+        }
+        return result
+    }
+
+    /// `body` of the key token at `index` converted from snake case; `nil` where the byte-wise
+    /// conversion does not decide.
+    private func convertedKeyBytes<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         let token = tokens[index]
         let source = UnsafeBufferPointer(rebasing: bytes[token.offset..<(token.offset + token.length)])
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(token.length, 1)) { output in
-            guard let length = KeyConversion.fromSnakeCase(source, into: output) else {
-                preconditionFailure("convertKeysFromSnakeCase() checked that every key converts byte-wise")
-            }
-            return body(UnsafeBufferPointer(rebasing: output[..<length]))
+            KeyConversion.fromSnakeCase(source, into: output).map { body(UnsafeBufferPointer(rebasing: output[..<$0])) }
         }
     }
 

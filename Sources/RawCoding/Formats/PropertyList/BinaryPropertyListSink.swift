@@ -133,7 +133,7 @@ final class BinaryPropertyListSink: EncodingSink {
 
     func writeData(_ value: Data) -> Bool {
         let candidate = objects.count
-        let number = Self.claim(&sharedData[value, default: candidate])
+        let number = Layout.claim(&sharedData[value, default: candidate])
         if number == candidate {
             let start = scalars.count
             Layout.append(scalar: .data(value), to: &scalars)
@@ -142,9 +142,6 @@ final class BinaryPropertyListSink: EncodingSink {
         place(number)
         return true
     }
-
-    /// One hash lookup: reading through the default subscript inserts when absent.
-    private static func claim(_ slot: inout Int) -> Int { slot }
 
     func beginArray() { begin(.array) }
 
@@ -285,14 +282,9 @@ final class BinaryPropertyListSink: EncodingSink {
                 }
             }
         }
-        let tableStart = output.count
-        let offsetSize = Layout.width(for: UInt64(tableStart))
-        for offset in offsets { output.appendBigEndian(UInt64(offset), width: offsetSize) }
         var bytes = output
-        BinaryPropertyListSpec.Trailer(
-            offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objects.count, rootObject: 0,
-            tableStart: tableStart
-        ).append(to: &bytes)
+        BinaryPropertyListSpec.appendOffsetTable(
+            offsets, tableStart: output.count, referenceSize: referenceSize, rootObject: 0, to: &bytes)
     }
 
     /// Empties the sink and makes it the thread's spare, unless a large document grew it.

@@ -103,6 +103,19 @@ enum BinaryPropertyListSpec {
         }
     }
 
+    /// The offset table, each offset in the fewest bytes that hold `tableStart` (where the
+    /// table starts), then the trailer.
+    static func appendOffsetTable<Bytes: ByteOutput, Offset: BinaryInteger>(
+        _ offsets: [Offset], tableStart: Int, referenceSize: Int, rootObject: Int, to bytes: inout Bytes
+    ) {
+        let offsetSize = BinaryPropertyListLayout.width(for: UInt64(tableStart))
+        for offset in offsets { bytes.appendBigEndian(UInt64(offset), width: offsetSize) }
+        Trailer(
+            offsetSize: offsetSize, referenceSize: referenceSize, objectCount: offsets.count, rootObject: rootObject,
+            tableStart: tableStart
+        ).append(to: &bytes)
+    }
+
     /// The big-endian unsigned integer of `size` bytes at `offset`.
     @inline(__always)
     static func integer(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int) -> UInt64 {

@@ -237,7 +237,8 @@ struct BinaryPropertyListLayout {
         return number
     }
 
-    private static func claim(_ slot: inout Int) -> Int { slot }
+    /// One hash lookup: reading through the default subscript inserts when absent.
+    static func claim(_ slot: inout Int) -> Int { slot }
 
     /// A UID object, shared like other scalars.
     mutating func uidObject(_ value: UInt64) -> Int {
@@ -277,13 +278,8 @@ struct BinaryPropertyListLayout {
                 for child in values { Self.append(UInt64(child), width: referenceSize, to: &bytes) }
             }
         }
-        let tableStart = bytes.count
-        let offsetSize = Self.width(for: UInt64(tableStart))
-        for offset in offsets { Self.append(UInt64(offset), width: offsetSize, to: &bytes) }
-        Spec.Trailer(
-            offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objects.count, rootObject: 0,
-            tableStart: tableStart
-        ).append(to: &bytes)
+        Spec.appendOffsetTable(
+            offsets, tableStart: bytes.count, referenceSize: referenceSize, rootObject: 0, to: &bytes)
         return bytes
     }
 

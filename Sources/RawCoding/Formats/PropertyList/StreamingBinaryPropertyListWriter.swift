@@ -138,12 +138,9 @@ struct StreamingBinaryPropertyListWriter {
         let objectCount = offsets.count
         let offsetSize = Layout.width(for: UInt64(tableStart))
         bytes.reserveCapacity(bytes.count + objectCount * offsetSize + BinaryPropertyListSpec.Trailer.size)
-        for offset in offsets { Layout.append(UInt64(offset), width: offsetSize, to: &bytes) }
+        BinaryPropertyListSpec.appendOffsetTable(
+            offsets, tableStart: tableStart, referenceSize: Self.referenceSize, rootObject: Int(root), to: &bytes)
         offsets = []
-        BinaryPropertyListSpec.Trailer(
-            offsetSize: offsetSize, referenceSize: Self.referenceSize, objectCount: objectCount,
-            rootObject: Int(root), tableStart: tableStart
-        ).append(to: &bytes)
         return bytes
     }
 }
