@@ -286,18 +286,10 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
             return unsafeBitCast(
                 try unboxArray(token, step: step()) { try $0.unboxBool($1, step: .index($2)) }, to: Value.self)
         }
-        if Value.self == Date.self, let date = try dateFromScan(token, step: step()) {
-            return unsafeBitCast(date, to: Value.self)
-        }
-        if Value.self == Data.self, let data = try dataFromScan(token, step: step()) {
-            return unsafeBitCast(data, to: Value.self)
-        }
         if Value.self == Date.self || Value.self == Data.self || Value.self == URL.self || Value.self == Decimal.self
             || Value.self == StoredValue.self || Value.self == StoredDictionary.self
         {
-            // Their rules (strategies, kinds of number, the tree as held) are the tree decoder's.
-            return try unboxedByTree(token, step: step()) { node, value in try node.unbox(value, as: type, step: step())
-            }
+            return try unboxByStrategy(token, as: type, step: step())
         }
         let node = try child(token, step: step())
         if context.convertsKeys, Value.self is any StringKeyedDecodableDictionary.Type {
@@ -309,12 +301,27 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
 }
 
 extension ScanDecodingNode {
-    /// A date its strategy reads from the scan itself (a number, ISO 8601 text, a custom
-    /// closure); `nil` where the tree decoder is to read it. Out of line, so the frame of
-    /// ``unbox(_:as:step:)``, which every nesting level takes, stays small (a 128 KiB thread
-    /// under AddressSanitizer overflowed with it inline); a `Date?`, not a `Value?`, which
-    /// would be looked up at run time on every call of `unbox`.
+    /// Dates and bytes by their strategies, decimals, URLs and stored values: a date or bytes
+    /// its strategy reads from the scan itself, the rest as the tree decoder reads them (their
+    /// rules, kinds of number and the tree as held are its). Out of line, so the frame of
+    /// ``unbox(_:as:step:)``, which every nesting level takes, stays small: with these paths
+    /// inline, a 128 KiB thread under AddressSanitizer overflowed (`StackHeadroomTests`).
     @inline(never)
+    private func unboxByStrategy<Value: Decodable>(
+        _ token: Int, as type: Value.Type, step: @autoclosure () -> CodingPathStep?
+    ) throws -> Value {
+        if Value.self == Date.self, let date = try dateFromScan(token, step: step()) {
+            return unsafeBitCast(date, to: Value.self)
+        }
+        if Value.self == Data.self, let data = try dataFromScan(token, step: step()) {
+            return unsafeBitCast(data, to: Value.self)
+        }
+        return try unboxedByTree(token, step: step()) { node, value in try node.unbox(value, as: type, step: step()) }
+    }
+
+    /// A date its strategy reads from the scan itself (a number, ISO 8601 text, a custom
+    /// closure); `nil` where the tree decoder is to read it. A `Date?`, not a `Value?`, which
+    /// is looked up at run time.
     private func dateFromScan(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> Date? {
         switch context.codec.dates {
         case .secondsSinceReferenceDate:
@@ -332,8 +339,7 @@ extension ScanDecodingNode {
     }
 
     /// Bytes a custom strategy reads from the scan's decoder at their place; `nil` for the
-    /// other strategies, the tree decoder's. Out of line as ``dateFromScan(_:step:)`` is.
-    @inline(never)
+    /// other strategies, the tree decoder's.
     private func dataFromScan(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> Data? {
         guard case .custom(let custom) = context.codec.data else { return nil }
         return try custom.decode(child(token, step: step()))
