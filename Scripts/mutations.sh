@@ -44,6 +44,20 @@ line: guard marks[position], askedForEveryKey(at: position + 1) else { return fa
 becomes: guard askedForEveryKey(at: position + 1) else { return false }
 tests: ScanEvolutionTests
 
+name: set takes any payload for its own last write
+file: Sources/RawCodingStores/Store/KeyValueStore+WriteBack.swift
+after: static func base<Value>(
+line: guard let entry, entry.tree == tree else { return nil }
+becomes: guard let entry else { return nil }
+tests: WriteBackTests
+
+name: set's own last write remembered without its unknown keys
+file: Sources/RawCodingStores/Store/KeyValueStore+WriteBack.swift
+after: func writeBack<Value: Encodable>(
+line: WriteBackMemo.remember(tree, as: Value.self, keeping: base.unknownKeys, forKey: key, in: self)
+becomes: WriteBackMemo.remember(tree, as: Value.self, keeping: .none, forKey: key, in: self)
+tests: WriteBackTests
+
 name: remembered key orders used for other keys
 file: Sources/RawCoding/Formats/Shared/KeyOrder.swift
 after: mutating func known(_ key: (Int) -> String) -> [Int]? {

@@ -40,6 +40,45 @@ struct WriteBackTests {
         }
     }
 
+    @Test(arguments: Adapter.allCases)
+    func aSetDecodesWhatAnotherWriterWroteSinceItsLastWrite(_ adapter: Adapter) async throws {
+        try await adapter.withStores { store, other, _ in
+            // Each `set` follows a write of the same key by `set`, whose payload it need not
+            // decode again; what came between must be decoded all the same.
+            try store.set(Profile(username: "ada"), forKey: "profile")
+            try other.write(Self.undecodable, forKey: "profile")
+            try store.set(Profile(username: "grace"), forKey: "profile")
+            #expect(try store.value(Profile.self, forKey: "profile") == Profile(username: "grace"))
+            let setAside = try store.setAsidePayloads()
+            #expect(setAside.map(\.key) == ["profile"])
+            #expect(try setAside.first?.tree(readingWith: store.codec) == Self.undecodable)
+
+            try other.write(["username": "ada", "isPrivate": true, "color": "blue"], forKey: "profile")
+            try store.set(Profile(username: "hopper"), forKey: "profile")
+            #expect(try store.read(forKey: "profile") == ["username": "hopper", "isPrivate": false, "color": "blue"])
+            #expect(try store.setAsidePayloads().count == 1)
+        }
+    }
+
+    @Test(arguments: Adapter.allCases)
+    func aSetOverItsOwnWriteKeepsWhatADecodeWouldKeep(_ adapter: Adapter) async throws {
+        try await adapter.withStores { store, other, _ in
+            // The first `set` decodes another writer's payload and keeps its unknown key; the
+            // second takes its own write as known. Through another instance (which decodes
+            // it) the result is the same.
+            try other.write(["username": "ada", "color": "blue"], forKey: "a")
+            try store.set(Profile(username: "grace"), forKey: "a")
+            try store.set(Profile(username: "hopper", isPrivate: true), forKey: "a")
+            let own = try store.read(forKey: "a")
+
+            try other.write(["username": "ada", "color": "blue"], forKey: "b")
+            try store.set(Profile(username: "grace"), forKey: "b")
+            try other.set(Profile(username: "hopper", isPrivate: true), forKey: "b")
+            #expect(own == ["username": "hopper", "isPrivate": true, "color": "blue"])
+            #expect(try store.read(forKey: "b") == own)
+        }
+    }
+
     @Test func anIOReadFailureSetsNothingAside() throws {
         let directory = try TemporaryDirectory()
         let store = try FileStore(directory: directory.url)

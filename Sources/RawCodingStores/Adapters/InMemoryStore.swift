@@ -18,9 +18,17 @@ public final class InMemoryStore: KeyValueStore {
     final class Storage: Sendable {
         struct State {
             var values: [String: StoredValue] = [:]
+            /// The payloads' sizes, kept only when the store has quotas to check.
             var sizes: [String: Int] = [:]
             var setAside: [SetAsidePayload] = []
             var nextSetAside = 0
+
+            /// Keeps `size` as the size of `key`'s payload (`nil`: none, or no quotas); an
+            /// unlimited store never hashes a key for it.
+            mutating func setSize(_ size: Int?, forKey key: String) {
+                guard size != nil || !sizes.isEmpty else { return }
+                sizes[key] = size
+            }
         }
 
         let state = Locked(State())
@@ -71,10 +79,10 @@ public final class InMemoryStore: KeyValueStore {
             if let value {
                 let size = try checked(value, key: key, sizes: state.sizes)
                 state.values[key] = value
-                state.sizes[key] = size
+                state.setSize(size, forKey: key)
             } else {
                 state.values[key] = nil
-                state.sizes[key] = nil
+                state.setSize(nil, forKey: key)
             }
             return (result, true)
         }
@@ -82,10 +90,11 @@ public final class InMemoryStore: KeyValueStore {
         return result
     }
 
-    /// Refuses what the store's limits or the tree's form do not allow; the value's size.
-    private func checked(_ value: StoredValue, key: String, sizes: [String: Int]) throws(RawCodingError) -> Int {
+    /// Refuses what the store's limits or the tree's form do not allow; the value's size, or
+    /// `nil` when the store has no quotas.
+    private func checked(_ value: StoredValue, key: String, sizes: [String: Int]) throws(RawCodingError) -> Int? {
         if value.isNull { throw .nullAtTopLevel(in: InMemoryStore.self, key: key) }
-        guard storage.limits != .unlimited else { return 0 }
+        guard storage.limits != .unlimited else { return nil }
         let size: Int
         do throws(RawCodingError) {
             size = try KeyValueStoreLimits.size(of: value, forKey: key)
@@ -122,7 +131,7 @@ public final class InMemoryStore: KeyValueStore {
         }
         storage.state.withLock { state in
             state.values[key] = value
-            state.sizes[key] = size
+            state.setSize(storage.limits == .unlimited ? nil : size, forKey: key)
         }
         storage.broadcaster.send(forKey: key, from: nil)
     }
@@ -136,7 +145,7 @@ public final class InMemoryStore: KeyValueStore {
     /// Moves the value of `key` to the set-aside list; the caller holds the lock.
     private static func setAside(_ key: String, in state: inout Storage.State) -> SetAsidePayload? {
         guard let value = state.values.removeValue(forKey: key) else { return nil }
-        state.sizes[key] = nil
+        state.setSize(nil, forKey: key)
         state.nextSetAside += 1
         let payload = SetAsidePayload(id: "\(key)#\(state.nextSetAside)", key: key, date: Date(), content: .tree(value))
         state.setAside.append(payload)
@@ -151,11 +160,17 @@ public final class InMemoryStore: KeyValueStore {
             // Checked first, so a refused value leaves the old payload where it is.
             var others = state.sizes
             if settingAside { others[key] = nil }
-            let size = try value.map { value throws(RawCodingError) in try checked(value, key: key, sizes: others) }
+            let size = try value.flatMap { value throws(RawCodingError) in try checked(value, key: key, sizes: others) }
             let payload = settingAside ? Self.setAside(key, in: &state) : nil
-            let changed = payload != nil || state.values[key] != value
-            state.values[key] = value
-            state.sizes[key] = size
+            // One lookup of the key for both the comparison and the write.
+            let old =
+                if let value {
+                    state.values.updateValue(value, forKey: key)
+                } else {
+                    state.values.removeValue(forKey: key)
+                }
+            let changed = payload != nil || old != value
+            state.setSize(size, forKey: key)
             return (payload, changed)
         }
         if changed { storage.broadcaster.send(forKey: key, from: self) }

@@ -51,6 +51,10 @@ extension KeyValueStore {
     /// payload has and `Value` does not know; a stored payload that does not decode as `Value`
     /// is set aside (``setAside(forKey:)``) in the same step of the store as the write
     /// (``replace(_:forKey:settingAside:)``), so nothing is lost.
+    ///
+    /// A payload equal to the one this store's last write of a `Value` under `key` wrote (by
+    /// `set` or ``Stored``) is not decoded again: it is taken to decode, with the unknown keys
+    /// that write kept, as ``Stored`` takes its own writes. Any other payload is decoded.
     /// - Parameters:
     ///   - value: The value.
     ///   - key: The key.

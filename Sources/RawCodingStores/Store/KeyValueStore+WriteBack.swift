@@ -32,6 +32,7 @@ extension KeyValueStore {
             return WriteBackBase(unknownKeys: .none, settingAside: true)
         }
         guard let tree else { return .empty }
+        if let known = WriteBackMemo.base(of: tree, as: Value.self, forKey: key, in: self) { return known }
         do throws(RawCodingError) {
             // Only the unknown keys are wanted; the new value fills what the payload lacks.
             let decoded = try codec.decodeStored(Value.self, fromTree: tree, defaultValue: value)
@@ -60,6 +61,91 @@ extension KeyValueStore {
             }
         }
         _ = try replace(tree, forKey: key, settingAside: base.settingAside)
+        WriteBackMemo.remember(tree, as: Value.self, keeping: base.unknownKeys, forKey: key, in: self)
         return tree
+    }
+}
+
+/// The payloads the write-backs wrote, by store, key and type, so that the next `set` of a
+/// value does not decode what the last one wrote: a payload equal to one written from a
+/// `Value` is taken to decode as `Value`, its unknown keys being those the write kept, as
+/// ``StoredProperty`` takes its own writes. Any other payload (another writer's, a
+/// migration's, one set aside) differs and is decoded. For an ``InMemoryStore`` the payload
+/// read is the one written, and the comparison ends at the first container; for a byte
+/// store it is a comparison of two trees, still far less than a decode.
+///
+/// Shared by every thread (a task may resume on another), behind one lock held only to look
+/// up or replace an entry; at most ``capacity`` entries, found by a scan (cheaper than hashing
+/// the key), the oldest replaced first, so a process holds at most that many trees beyond
+/// what its stores hold.
+enum WriteBackMemo {
+    private struct Entry {
+        var store: ObjectIdentifier
+        var type: ObjectIdentifier
+        var key: String
+        var tree: StoredValue
+        var unknownKeys: StoredUnknownKeys
+
+        func isFor(_ store: ObjectIdentifier, _ type: ObjectIdentifier, _ key: String) -> Bool {
+            self.store == store && self.type == type && self.key == key
+        }
+    }
+
+    private struct Entries {
+        var all: [Entry] = []
+        /// Where the next entry goes once ``capacity`` are held.
+        var next = 0
+    }
+
+    static let capacity = 32
+
+    private static let entries = Locked(Entries())
+
+    /// The base of writing a `Value` over `tree`, if `tree` is what the last write-back of a
+    /// `Value` under `key` in `store` wrote.
+    static func base<Value>(
+        of tree: StoredValue, as type: Value.Type, forKey key: String, in store: some KeyValueStore
+    ) -> WriteBackBase? {
+        let store = ObjectIdentifier(store)
+        let type = ObjectIdentifier(type)
+        let entry = entries.withLock { entries in entries.all.first { $0.isFor(store, type, key) } }
+        guard let entry, entry.tree == tree else { return nil }
+        return WriteBackBase(unknownKeys: entry.unknownKeys, settingAside: false)
+    }
+
+    /// Records what a write-back of a `Value` wrote under `key` in `store` (`nil`: it removed
+    /// the key).
+    static func remember<Value>(
+        _ tree: StoredValue?, as type: Value.Type, keeping unknownKeys: StoredUnknownKeys, forKey key: String,
+        in store: some KeyValueStore
+    ) {
+        let store = ObjectIdentifier(store)
+        let type = ObjectIdentifier(type)
+        // The entry it replaces is released after the lock, with whatever tree it held.
+        var replaced: Entry?
+        entries.withLock { entries in
+            let position = entries.all.firstIndex { $0.isFor(store, type, key) }
+            guard let tree else {
+                if let position { replaced = entries.all.remove(at: position) }
+                return
+            }
+            let entry = Entry(store: store, type: type, key: key, tree: tree, unknownKeys: unknownKeys)
+            if let position {
+                replaced = entries.all[position]
+                entries.all[position] = entry
+            } else if entries.all.count < capacity {
+                entries.all.append(entry)
+            } else {
+                replaced = entries.all[entries.next]
+                entries.all[entries.next] = entry
+                entries.next = (entries.next + 1) % capacity
+            }
+        }
+        _ = replaced
+    }
+
+    /// Forgets every entry (tests).
+    static func removeAll() {
+        entries.withLock { $0 = Entries() }
     }
 }
