@@ -836,7 +836,7 @@ tests: DynamicTypeDecodingTests
 
 name: the JSON scan decodes the static type
 file: Sources/RawCoding/Value/Coding/ScanDecodingNode.swift
-after: Their rules (strategies, kinds of number, the tree as held) are the tree decoder's.
+after: node.keepsKeys = true
 line: return try type.init(from: node)
 becomes: return try Value(from: node)
 tests: DynamicTypeDecodingTests
