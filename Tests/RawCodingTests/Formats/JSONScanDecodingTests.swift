@@ -165,6 +165,34 @@ struct JSONScanDecodingTests {
         }
     }
 
+    /// Strings whose escapes are one character each (`\/` in every URL `JSONEncoder` writes) are
+    /// unescaped by the scan itself; the rest by the parser. Both as the tree reader reads them.
+    @Test func simplyEscapedStringsDecodeAsTheirTreesDo() throws {
+        let url = #"["https:\/\/api.example.com\/v1\/albums?offset=0&limit=20"]"#
+        #expect(
+            try JSONCodec().decode([String].self, from: Data(url.utf8)) == [
+                "https://api.example.com/v1/albums?offset=0&limit=20"
+            ])
+        let every = #"["\" \\ \/ \b \f \n \r \t"]"#
+        #expect(try JSONCodec().decode([String].self, from: Data(every.utf8)) == ["\" \\ / \u{8} \u{C} \n \r \t"])
+        let texts = [
+            url, every,
+            #"["\/"]"#, #"["abcdefg\/"]"#, #"["abcdefgh\/abcdefgh\/"]"#, #"["\/\/\/\/\/\/\/\/\/"]"#,
+            #"["é\/名前\n"]"#, #"["\/\u00e9\/"]"#, #"["\/\ud83d\ude00"]"#, #"{"name":"A\/da","age":1}"#,
+            #"["\/\x"]"#, #"["abc\"]"#, #"["abc\"#, #"["abc\/"#, #"["a\/\#u{1}"]"#, #"["a\/b"#,
+        ]
+        for text in texts { Self.compareAll(Data(text.utf8)) }
+        // Bytes that are not UTF-8 beside escapes, in the first word and later.
+        let slash: [UInt8] = Array("\\/".utf8)
+        for bytes: [UInt8] in [
+            Array("[\"".utf8) + slash + [0xFF] + Array("\"]".utf8),
+            Array("[\"abcdefghij".utf8) + [0xC3] + slash + [0xA9] + Array("\"]".utf8),
+            Array("[\"".utf8) + [0xC3, 0xA9] + slash + Array("abcdefgh".utf8) + [0xED, 0xA0, 0x80] + Array("\"]".utf8),
+        ] {
+            Self.compareAll(Data(bytes))
+        }
+    }
+
     @Test func limitsRefuseAsTheTreeReaderDoes() {
         let tight = JSONCodec(limits: Limits(maximumDepth: 3, maximumValueCount: 6))
         for text in [#"[[[1]]]"#, #"[[[[1]]]]"#, #"[1,2,3,4,5]"#, #"[1,2,3,4,5,6]"#, #"{"a":[1,2],"b":{"c":3}}"#] {

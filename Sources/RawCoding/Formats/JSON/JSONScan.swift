@@ -285,23 +285,106 @@ struct JSONScan {
             index = end + 1
             return true
         }
-        guard let (value, end) = readByParser(string: true, at: index), case .string(let string) = value else {
-            return false
-        }
+        guard let (string, end) = escapedString(from: index + 1) else { return false }
         strings.append(string)
         tokens.append(Token(.escapedString, offset: index, length: end - index, payload: UInt64(strings.count - 1)))
         index = end
         return true
     }
 
-    /// The string or number ``JSONParser`` reads at `index`, and where it ends; `nil` when it
-    /// fails there (the tree reader then reports the failure).
-    private func readByParser(string: Bool, at index: Int) -> (value: StoredValue, end: Int)? {
+    /// A string with escapes and the index after its closing quote, `nil` where the parser
+    /// fails (the tree reader then reports why). Escapes of one character after the backslash
+    /// (`\/`, `\"`, `\n`…, as `JSONEncoder` writes every URL) are unescaped here; at the first
+    /// other one (`\u`) the parser reads on from the first escape.
+    private func escapedString(from start: Int) -> (string: String, end: Int)? {
+        var cursor = start
+        var high: UInt64 = 0
+        var escapes = 0
+        var firstEscape: (at: Int, high: UInt64)?
+        let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
+        while true {
+            while bytes.count - cursor >= 8 {
+                let word = base.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)
+                let specials = JSONStringBytes.specials(in: word)
+                if specials != 0 {
+                    let run = specials.trailingZeroBitCount &>> 3
+                    high |= word & ((1 &<< UInt64(run &<< 3)) &- 1)
+                    cursor &+= run
+                    break
+                }
+                high |= word
+                cursor += 8
+            }
+            guard cursor < bytes.count else { return nil }
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "\"") { break }
+            guard byte == UInt8(ascii: "\\") else { return nil }  // a control character
+            if firstEscape == nil { firstEscape = (cursor, high) }
+            guard cursor + 1 < bytes.count, Self.unescaped(bytes[cursor + 1]) != nil else {
+                return parsedString(from: start, firstEscape: firstEscape.unsafelyUnwrapped)
+            }
+            escapes += 1
+            cursor += 2
+        }
+        let end = cursor
+        // Escapes make ASCII bytes only: the text is valid UTF-8 exactly when its raw bytes are.
+        guard high & 0x8080_8080_8080_8080 == 0 || UTF8Validation.firstInvalidByte(in: bytes, start..<end) == nil else {
+            return nil
+        }
+        let string = String(unsafeUninitializedCapacity: end - start - escapes) { output in
+            // Runs between escapes copied whole; each escape's byte after its run.
+            let target = UnsafeMutableRawPointer(output.baseAddress.unsafelyUnwrapped)
+            var written = 0
+            var position = start
+            while position < end {
+                let found = memchr(base + position, Int32(UInt8(ascii: "\\")), end - position)
+                let runEnd = found.map { UnsafeRawPointer($0) - base } ?? end
+                target.advanced(by: written).copyMemory(from: base + position, byteCount: runEnd - position)
+                written += runEnd - position
+                guard runEnd < end else { break }
+                output[written] = Self.unescaped(bytes[runEnd + 1]).unsafelyUnwrapped
+                written += 1
+                position = runEnd + 2
+            }
+            return written
+        }
+        return (string, end + 1)
+    }
+
+    /// The string from `start` as ``JSONParser`` reads it, from its first escape on (the bytes
+    /// before it are plain, ASCII when `firstEscape.high` says so).
+    private func parsedString(from start: Int, firstEscape: (at: Int, high: UInt64)) -> (string: String, end: Int)? {
+        var parser = JSONParser(bytes: bytes, limits: limits)
+        do throws(FormatFailure) {
+            let string = try parser.parseEscapedString(
+                start: start, runStart: firstEscape.at, ascii: firstEscape.high & 0x8080_8080_8080_8080 == 0)
+            return (string, parser.index)
+        } catch {
+            return nil
+        }
+    }
+
+    /// The byte a one-character escape stands for (`n` for `\n`), `nil` for `u` and the rest.
+    @inline(__always)
+    private static func unescaped(_ escape: UInt8) -> UInt8? {
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escape
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
+    }
+
+    /// The number ``JSONParser`` reads at `index` (exactly, as a `Double` or a `Decimal`);
+    /// `nil` when it fails there (the tree reader then reports the failure).
+    private func numberByParser(at index: Int) -> StoredValue? {
         var parser = JSONParser(bytes: bytes, limits: limits)
         parser.index = index
         do throws(FormatFailure) {
-            let value = string ? StoredValue.string(try parser.parseString()) : try parser.parseNumber()
-            return (value, parser.index)
+            return try parser.parseNumber()
         } catch {
             return nil
         }
@@ -324,7 +407,7 @@ struct JSONScan {
             index = end
             return true
         }
-        guard let (value, _) = readByParser(string: false, at: index) else { return false }
+        guard let value = numberByParser(at: index) else { return false }
         numbers.append(value)
         tokens.append(Token(.otherNumber, offset: index, length: end - index, payload: UInt64(numbers.count - 1)))
         index = end
