@@ -144,7 +144,14 @@ tests: JSONScanDecodingTests
 
 name: JSON scan takes non-ASCII words in strings as ASCII
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
-after: cursor &+= run
+after: guard bytes[cursor] == UInt8(ascii: "\"") else { return nil }
+line: high |= word
+becomes: high |= 0
+tests: JSONScanDecodingTests
+
+name: JSON scan takes non-ASCII words in escaped strings as ASCII
+file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+after: private func escapedString(from start: Int)
 line: high |= word
 becomes: high |= 0
 tests: JSONScanDecodingTests
