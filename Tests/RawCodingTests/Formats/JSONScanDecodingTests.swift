@@ -188,6 +188,8 @@ struct JSONScanDecodingTests {
             Array("[\"".utf8) + slash + [0xFF] + Array("\"]".utf8),
             Array("[\"abcdefghij".utf8) + [0xC3] + slash + [0xA9] + Array("\"]".utf8),
             Array("[\"".utf8) + [0xC3, 0xA9] + slash + Array("abcdefgh".utf8) + [0xED, 0xA0, 0x80] + Array("\"]".utf8),
+            // The only such byte in a whole word read after an escape.
+            Array("[\"".utf8) + slash + Array("abcdefg".utf8) + [0xFF] + Array("abcdefgh\"]".utf8),
         ] {
             Self.compareAll(Data(bytes))
         }
