@@ -151,7 +151,7 @@ tests: JSONScanDecodingTests
 
 name: JSON scan takes non-ASCII words in escaped strings as ASCII
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
-after: private func escapedString(from start: Int)
+after: // A whole word of plain bytes; its high bits say whether the text is ASCII.
 line: high |= word
 becomes: high |= 0
 tests: JSONScanDecodingTests

@@ -312,6 +312,7 @@ struct JSONScan {
                     cursor &+= run
                     break
                 }
+                // A whole word of plain bytes; its high bits say whether the text is ASCII.
                 high |= word
                 cursor += 8
             }
