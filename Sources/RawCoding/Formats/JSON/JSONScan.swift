@@ -234,29 +234,37 @@ struct JSONScan {
     private func plainString(from start: Int) -> (end: Int, ascii: Bool)? {
         var cursor = start
         var high: UInt64 = 0
-        let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
         while true {
-            while bytes.count - cursor >= 8 {
-                let word = base.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)
-                let specials = JSONStringBytes.specials(in: word)
-                if specials != 0 {
-                    // The lowest flagged byte is the first special one (flags above it may be
-                    // false), so the run ends there without a byte loop.
-                    let run = specials.trailingZeroBitCount &>> 3
-                    high |= word & ((1 &<< UInt64(run &<< 3)) &- 1)
-                    cursor &+= run
-                    guard bytes[cursor] == UInt8(ascii: "\"") else { return nil }
-                    return (cursor, high & 0x8080_8080_8080_8080 == 0)
-                }
-                high |= word
-                cursor += 8
-            }
+            skipPlainWords(&cursor, high: &high)
             guard cursor < bytes.count else { return nil }
             let byte = bytes[cursor]
             if byte == UInt8(ascii: "\"") { return (cursor, high & 0x8080_8080_8080_8080 == 0) }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
             high |= UInt64(byte)
             cursor += 1
+        }
+    }
+
+    /// Moves `cursor` over a string's plain bytes eight at a time, to the first quote,
+    /// backslash or control byte, or to where fewer than eight bytes are left; gathers the
+    /// bytes passed into `high`, whose high bits tell non-ASCII text.
+    @inline(__always)
+    private func skipPlainWords(_ cursor: inout Int, high: inout UInt64) {
+        let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
+        while bytes.count - cursor >= 8 {
+            let word = base.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)
+            let specials = JSONStringBytes.specials(in: word)
+            if specials != 0 {
+                // The lowest flagged byte is the first special one (flags above it may be
+                // false), so the run ends there without a byte loop.
+                let run = specials.trailingZeroBitCount &>> 3
+                high |= word & ((1 &<< UInt64(run &<< 3)) &- 1)
+                cursor &+= run
+                return
+            }
+            // A whole word of plain bytes.
+            high |= word
+            cursor += 8
         }
     }
 
@@ -301,21 +309,8 @@ struct JSONScan {
         var high: UInt64 = 0
         var escapes = 0
         var firstEscape: (at: Int, high: UInt64)?
-        let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
         while true {
-            while bytes.count - cursor >= 8 {
-                let word = base.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)
-                let specials = JSONStringBytes.specials(in: word)
-                if specials != 0 {
-                    let run = specials.trailingZeroBitCount &>> 3
-                    high |= word & ((1 &<< UInt64(run &<< 3)) &- 1)
-                    cursor &+= run
-                    break
-                }
-                // A whole word of plain bytes; its high bits say whether the text is ASCII.
-                high |= word
-                cursor += 8
-            }
+            skipPlainWords(&cursor, high: &high)
             guard cursor < bytes.count else { return nil }
             let byte = bytes[cursor]
             if byte == UInt8(ascii: "\"") { break }
@@ -332,6 +327,7 @@ struct JSONScan {
         guard high & 0x8080_8080_8080_8080 == 0 || UTF8Validation.firstInvalidByte(in: bytes, start..<end) == nil else {
             return nil
         }
+        let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
         let string = String(unsafeUninitializedCapacity: end - start - escapes) { output in
             // Runs between escapes copied whole; each escape's byte after its run.
             let target = UnsafeMutableRawPointer(output.baseAddress.unsafelyUnwrapped)
