@@ -208,15 +208,18 @@ enum APIPayloads {
     /// format style. (TootSDK keeps `ISO8601DateFormatter`s instead; on Linux each
     /// `date(from:)` of one costs about 360,000 instructions, 60 times the format style's
     /// parse, so that closure would be nine tenths of either side's time whatever the decoder.)
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     static let fractionalStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     /// How such a client reads Mastodon dates.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     static let fractionalDates: @Sendable (any Decoder) throws -> Date = { decoder in
         let text = try decoder.singleValueContainer().decode(String.self)
         return try fractionalStyle.parse(text)
     }
 
     /// And writes them.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     static let writeFractionalDates: @Sendable (Date, any Encoder) throws -> Void = { date, encoder in
         var container = encoder.singleValueContainer()
         try container.encode(fractionalStyle.format(date))
@@ -224,6 +227,7 @@ enum APIPayloads {
 }
 
 /// The rows: each decode of ours beside `JSONDecoder` configured as the client configures it.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 func apiRows() throws -> [SmallRow] {
     // GitHub-like: ISO 8601 dates (octokit sets a formatter of that format).
     let issues = APIPayloads.issues(30)
