@@ -48,7 +48,7 @@ name: the scan's arrays of decodable elements decode each at the first index's p
 file: Sources/RawCoding/Value/Coding/ScanDecodingNode.swift
 after: extension Array: ScanDecodableArray where Element: Decodable {
 line: step: .index($2)
-becomes: step: .index($2 & 0)
+becomes: step: .index(0)
 tests: JSONScanDecodingTests
 
 name: the scan unescapes any character after a backslash
