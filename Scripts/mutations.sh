@@ -44,13 +44,6 @@ line: guard marks[position], askedForEveryKey(at: position + 1) else { return fa
 becomes: guard askedForEveryKey(at: position + 1) else { return false }
 tests: ScanEvolutionTests
 
-name: the scan's arrays of decodable elements decode each at the first index's path
-file: Sources/RawCoding/Value/Coding/ScanDecodingNode.swift
-after: extension Array: ScanDecodableArray where Element: Decodable {
-line: step: .index($2)
-becomes: step: .index(0)
-tests: JSONScanDecodingTests
-
 name: the scan unescapes any character after a backslash
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: private static func unescaped(_ escape: UInt8) -> UInt8? {

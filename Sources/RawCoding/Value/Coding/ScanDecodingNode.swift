@@ -291,9 +291,6 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
         {
             return try unboxByStrategy(token, as: type, step: step())
         }
-        if let array = TypeTraits.of(Value.self).scanArray {
-            return try array.decode(self, token, as: type, step: step())
-        }
         let node = try child(token, step: step())
         if context.convertsKeys, Value.self is any StringKeyedDecodableDictionary.Type {
             // JSONDecoder converts the keys of types, not the keys of [String: Value] data.
@@ -346,26 +343,6 @@ extension ScanDecodingNode {
     private func dataFromScan(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> Data? {
         guard case .custom(let custom) = context.codec.data else { return nil }
         return try custom.decode(child(token, step: step()))
-    }
-}
-
-/// Arrays of any decodable element, which ``ScanDecodingNode/unbox(_:as:step:)`` decodes as
-/// `Array.init(from:)` does (a child decoder, each element at its index, in order) without
-/// its unkeyed container in an existential and its array grown one element at a time.
-protocol ScanDecodableArray {
-    /// The array at `token` as `Result`, which is `Self`.
-    static func decode<Result>(
-        _ node: ScanDecodingNode, _ token: Int, as type: Result.Type, step: @autoclosure () -> CodingPathStep?
-    ) throws -> Result
-}
-
-extension Array: ScanDecodableArray where Element: Decodable {
-    @inline(never)
-    static func decode<Result>(
-        _ node: ScanDecodingNode, _ token: Int, as type: Result.Type, step: @autoclosure () -> CodingPathStep?
-    ) throws -> Result {
-        let array = try node.unboxArray(token, step: step()) { try $0.unbox($1, as: Element.self, step: .index($2)) }
-        return unsafeBitCast(array, to: Result.self)
     }
 }
 
