@@ -44,12 +44,12 @@ line: guard marks[position], askedForEveryKey(at: position + 1) else { return fa
 becomes: guard askedForEveryKey(at: position + 1) else { return false }
 tests: ScanEvolutionTests
 
-name: the scan unescapes any character after a backslash
+name: JSON strings take any character after a backslash as an escape
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
-after: private static func unescaped(_ escape: UInt8) -> UInt8? {
+after: static func unescaped(_ escape: UInt8) -> UInt8? {
 line: default: nil
 becomes: default: escape
-tests: JSONScanDecodingTests
+tests: JSONScanDecodingTests|JSONReaderTests
 
 name: set takes any payload for its own last write
 file: Sources/RawCodingStores/Store/KeyValueStore+WriteBack.swift

@@ -29,8 +29,8 @@ struct TypeTraits {
 
 /// One thread's table of ``TypeTraits``: two slots per type's metadata address, so a lookup
 /// is a load or two and a compare; a type whose slots two others took is looked up again.
-/// (With one slot, two types of one model sharing it, as a nested struct and its parent can,
-/// found their conformances again at each value: about 6,000 instructions a decode.)
+/// (With one slot, two types a decode asks about in turn, such as a nested struct and its
+/// parent, could share it and find their conformances again at each call.)
 final class TypeTraitsTable {
     private struct Entry {
         var type: ObjectIdentifier?

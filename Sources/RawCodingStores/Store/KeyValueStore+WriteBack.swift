@@ -143,9 +143,4 @@ enum WriteBackMemo {
         }
         _ = replaced
     }
-
-    /// Forgets every entry (tests).
-    static func removeAll() {
-        entries.withLock { $0 = Entries() }
-    }
 }

@@ -423,18 +423,13 @@ struct JSONParser {
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<cursor]))
             guard cursor + 1 < bytes.count else { break }
             let escape = bytes[cursor + 1]
-            switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
-            case UInt8(ascii: "b"): buffer.append(0x08)
-            case UInt8(ascii: "f"): buffer.append(0x0C)
-            case UInt8(ascii: "n"): buffer.append(0x0A)
-            case UInt8(ascii: "r"): buffer.append(0x0D)
-            case UInt8(ascii: "t"): buffer.append(0x09)
-            case UInt8(ascii: "u"):
+            if let byte = JSONStringBytes.unescaped(escape) {
+                buffer.append(byte)
+            } else if escape == UInt8(ascii: "u") {
                 cursor = try parseUnicodeEscape(at: cursor, into: &buffer)
                 runStart = cursor
                 continue
-            default:
+            } else {
                 throw malformed("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string", at: cursor)
             }
             cursor += 2

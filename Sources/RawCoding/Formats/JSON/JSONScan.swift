@@ -316,7 +316,7 @@ struct JSONScan {
             if byte == UInt8(ascii: "\"") { break }
             guard byte == UInt8(ascii: "\\") else { return nil }  // a control character
             if firstEscape == nil { firstEscape = (cursor, high) }
-            guard cursor + 1 < bytes.count, Self.unescaped(bytes[cursor + 1]) != nil else {
+            guard cursor + 1 < bytes.count, JSONStringBytes.unescaped(bytes[cursor + 1]) != nil else {
                 return parsedString(from: start, firstEscape: firstEscape.unsafelyUnwrapped)
             }
             escapes += 1
@@ -339,7 +339,7 @@ struct JSONScan {
                 target.advanced(by: written).copyMemory(from: base + position, byteCount: runEnd - position)
                 written += runEnd - position
                 guard runEnd < end else { break }
-                output[written] = Self.unescaped(bytes[runEnd + 1]).unsafelyUnwrapped
+                output[written] = JSONStringBytes.unescaped(bytes[runEnd + 1]).unsafelyUnwrapped
                 written += 1
                 position = runEnd + 2
             }
@@ -358,20 +358,6 @@ struct JSONScan {
             return (string, parser.index)
         } catch {
             return nil
-        }
-    }
-
-    /// The byte a one-character escape stands for (`n` for `\n`), `nil` for `u` and the rest.
-    @inline(__always)
-    private static func unescaped(_ escape: UInt8) -> UInt8? {
-        switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escape
-        case UInt8(ascii: "b"): 0x08
-        case UInt8(ascii: "f"): 0x0C
-        case UInt8(ascii: "n"): 0x0A
-        case UInt8(ascii: "r"): 0x0D
-        case UInt8(ascii: "t"): 0x09
-        default: nil
         }
     }
 
@@ -640,6 +626,21 @@ struct JSONScan {
 
 /// JSON string text eight bytes at a time, for the scan and the writer.
 enum JSONStringBytes {
+    /// The byte a one-character escape stands for (`n` for `\n`), `nil` for `u` and bytes
+    /// that are no escape: the parser's table and the scan's.
+    @inline(__always)
+    static func unescaped(_ escape: UInt8) -> UInt8? {
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escape
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
+    }
+
     /// The high bit of each byte of `word` that ends a string's plain run (a quote, a
     /// backslash, a control character), and possibly of bytes after such a byte; zero when
     /// none of the eight does.
