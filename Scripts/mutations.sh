@@ -44,6 +44,13 @@ line: guard marks[position], askedForEveryKey(at: position + 1) else { return fa
 becomes: guard askedForEveryKey(at: position + 1) else { return false }
 tests: ScanEvolutionTests
 
+name: the scan's arrays of decodable elements decode each at the first index's path
+file: Sources/RawCoding/Value/Coding/ScanDecodingNode.swift
+after: extension Array: ScanDecodableArray where Element: Decodable {
+line: step: .index($2)
+becomes: step: .index($2 & 0)
+tests: JSONScanDecodingTests
+
 name: JSON strings take any character after a backslash as an escape
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: static func unescaped(_ escape: UInt8) -> UInt8? {

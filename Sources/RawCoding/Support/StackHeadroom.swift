@@ -30,8 +30,12 @@ package struct StackHeadroom: Sendable {
     let mapsFakeStack: Bool
 
     /// Levels a recursion may take before it measures the stack at all: shallow documents,
-    /// the common case, pay nothing, and this many levels fit well within the reserve.
-    package static let uncheckedDepth = 8
+    /// the common case (a settings value is one or two levels), pay nothing, and this many
+    /// levels fit within the reserve in every build. A level of a decode takes about 12 KiB
+    /// in a debug build under AddressSanitizer, so eight unchecked levels used most of a
+    /// 128 KiB thread before the first measurement, and any frame added to the recursion
+    /// overflowed it; measuring costs a few dozen instructions once per call.
+    package static let uncheckedDepth = 2
 
     /// The headroom of the current thread.
     package static func current() -> StackHeadroom {

@@ -14,12 +14,15 @@ struct TypeTraits {
     let hasCustomRawValueCodec: Bool
     /// The type is decoded as it is in an evolving decode (``EvolutionLeaf``).
     let isEvolutionLeaf: Bool
+    /// The type as an array of decodable elements, which the JSON scan decodes itself.
+    let scanArray: (any ScanDecodableArray.Type)?
 
     init(_ type: Any.Type) {
         isStoredVersioned = type is any StoredVersioned.Type
         isStoredDefault = type is any StoredDefault.Type
         hasCustomRawValueCodec = type is any CustomRawValueCodec.Type
         isEvolutionLeaf = type is any EvolutionLeaf.Type
+        scanArray = type as? any ScanDecodableArray.Type
     }
 
     /// The traits of `type`, from this thread's table.

@@ -2,6 +2,9 @@ import Foundation
 
 /// What every node of one decode from a ``JSONScan`` shares: the scan, over a copy of the
 /// bytes that lives as long as any decoder of the call (a type may keep its decoder).
+///
+/// One decode runs on one thread at a time (decoders are not `Sendable`), so the state its
+/// nodes change at each value is exempt from run-time exclusivity checks, as the sinks' is.
 final class ScanDecodingContext {
     let scan: JSONScan
     /// The codec, whose options the tree decoder takes where the scan hands a value over.
@@ -11,18 +14,21 @@ final class ScanDecodingContext {
     /// decoder's options.
     private(set) lazy var tree = DecodingContext(options: codec.decoder)
     /// The nesting limit, as the tree decoder's (its options' `maximumDepth` is the limits').
-    var nesting: NestingCheck
+    @exclusivity(unchecked) var nesting: NestingCheck
     /// How many times a keyed container threw `keyNotFound`: where an evolving decode would
     /// fill from a default, and the only place it fills. (A super decoder over a missing key
     /// fills nothing: a keyed container over it fails either way. The tree decoder's keyed
     /// containers never serve a decode from the scan.)
-    var missedKeys = 0
+    @exclusivity(unchecked) var missedKeys = 0
     /// While a stored decode asks whether the model read every key, one mark per token: set on
     /// each key the model asked for (found or counted by `allKeys`) and on each object it opened
     /// with a keyed container. `nil` otherwise, which costs the lookups one test.
-    private(set) var marks: UnsafeMutableBufferPointer<Bool>?
+    @exclusivity(unchecked) private(set) var marks: UnsafeMutableBufferPointer<Bool>?
     /// Whether keys are converted from snake case (``JSONScan/convertKeysFromSnakeCase()``).
     let convertsKeys: Bool
+    /// This thread's ``TypeTraits``, asked at each nested value whether its type is an array
+    /// the scan decodes itself: found once per decode, not once per value.
+    let traits: TypeTraitsTable
     /// The copy of the bytes, then room for a mark per token: one allocation for both.
     private let storage: UnsafeMutableRawBufferPointer
 
@@ -34,6 +40,7 @@ final class ScanDecodingContext {
         let convertsKeys = codec.keys == .snakeCase
         guard let scan = JSONScan.scan(bytes, limits: limits, convertingKeys: convertsKeys) else { return nil }
         self.convertsKeys = convertsKeys
+        traits = RecursionGuard.state.traits
         let storage = UnsafeMutableRawBufferPointer.allocate(
             byteCount: bytes.count + scan.tokens.count * MemoryLayout<Bool>.stride, alignment: 1)
         let copy = UnsafeMutableRawBufferPointer(rebasing: storage[..<bytes.count])
@@ -87,6 +94,7 @@ final class ScanDecodingContext {
 ///
 /// The coding path step of a value is passed as an autoclosure: the key is boxed into a
 /// ``CodingPathStep`` only when a failure or a child decoder needs it, not for every value.
+/// Its state, like its context's, is exempt from run-time exclusivity checks.
 final class ScanDecodingNode: Decoder, CodingPathNode {
     let context: ScanDecodingContext
     let parent: ScanDecodingNode?
@@ -94,10 +102,10 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
     let token: Int
     let depth: Int
     /// The key token where the next lookup in this node's object starts, and its entry number.
-    var keyHint: (token: Int, entry: Int)
+    @exclusivity(unchecked) var keyHint: (token: Int, entry: Int)
     /// Whether the node decodes a `[String: Value]` dictionary, whose keys are data that key
     /// strategies leave alone (as the tree decoder's ``DecodingNode/keepsKeys``).
-    var keepsKeys = false
+    @exclusivity(unchecked) var keepsKeys = false
     /// Whether this node's keys are compared converted from snake case.
     var convertsKeys: Bool { context.convertsKeys && !keepsKeys }
 
@@ -291,6 +299,9 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
         {
             return try unboxByStrategy(token, as: type, step: step())
         }
+        if let array = context.traits.of(Value.self).scanArray {
+            return try array.decode(self, token, as: type, step: step())
+        }
         let node = try child(token, step: step())
         if context.convertsKeys, Value.self is any StringKeyedDecodableDictionary.Type {
             // JSONDecoder converts the keys of types, not the keys of [String: Value] data.
@@ -343,6 +354,26 @@ extension ScanDecodingNode {
     private func dataFromScan(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> Data? {
         guard case .custom(let custom) = context.codec.data else { return nil }
         return try custom.decode(child(token, step: step()))
+    }
+}
+
+/// Arrays of any decodable element, which ``ScanDecodingNode/unbox(_:as:step:)`` decodes as
+/// `Array.init(from:)` does (a child decoder, each element at its index, in order) without
+/// its unkeyed container in an existential and its array grown one element at a time.
+protocol ScanDecodableArray {
+    /// The array at `token` as `Result`, which is `Self`.
+    static func decode<Result>(
+        _ node: ScanDecodingNode, _ token: Int, as type: Result.Type, step: @autoclosure () -> CodingPathStep?
+    ) throws -> Result
+}
+
+extension Array: ScanDecodableArray where Element: Decodable {
+    @inline(never)
+    static func decode<Result>(
+        _ node: ScanDecodingNode, _ token: Int, as type: Result.Type, step: @autoclosure () -> CodingPathStep?
+    ) throws -> Result {
+        let array = try node.unboxArray(token, step: step()) { try $0.unbox($1, as: Element.self, step: .index($2)) }
+        return unsafeBitCast(array, to: Result.self)
     }
 }
 
