@@ -51,6 +51,13 @@ line: step: .index($2)
 becomes: step: .index($2 & 0)
 tests: JSONScanDecodingTests
 
+name: short decimals are written without checking that they read back
+file: Sources/RawCoding/Formats/Shared/NumberText.swift
+after: for places in 1...3 {
+line: guard scaled / scale == magnitude else { continue }
+becomes: guard scaled / scale == magnitude || places == 3 else { continue }
+tests: JSONWriterTests
+
 name: JSON strings take any character after a backslash as an escape
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: static func unescaped(_ escape: UInt8) -> UInt8? {

@@ -39,6 +39,14 @@ struct JSONWriterTests {
             let double = Double(bitPattern: generator.next())
             if double.isFinite { doubles.append(double) }
         }
+        // Decimals of a few places, which the writer writes itself, and their neighbours.
+        doubles += [0.001, 0.0009, 0.00099, 999_999_999.999, 1e9 + 0.5, 0.8, 14.5, 1203.5, 4.75, 0.005, 0.05, 0.3]
+        for _ in 0..<20_000 {
+            let places = Double([1, 10, 100, 1_000, 10_000][Int(generator.next() % 5)])
+            let decimal = Double(Int64(truncatingIfNeeded: generator.next() % 2_000_000_000_000) - 1_000_000_000_000)
+            let double = decimal / places / Double([1, 1, 1_000][Int(generator.next() % 3)])
+            doubles += [double, double.nextUp, double.nextDown]
+        }
         for double in doubles {
             var expected = double.description
             if expected.hasSuffix(".0") { expected.removeLast(2) }
