@@ -1,8 +1,9 @@
 import Foundation
 
-// Equality, hashing and merging without recursion: a tree may be nested as deeply as its
-// reader allows (and a hand-built one deeper), and these operations cannot throw, so they must
-// not depend on the stack of the thread that calls them.
+// Equality, hashing and merging in bounded stack: a tree may be nested as deeply as its reader
+// allows (and a hand-built one deeper), and these operations cannot throw, so they must not
+// depend on the stack of the thread that calls them. They recurse a fixed number of levels at
+// most, and queue what is deeper.
 
 extension StoredValue {
     /// Whether two trees hold the same values: the same kinds, equal scalars, arrays equal
@@ -12,44 +13,60 @@ extension StoredValue {
     /// `decoded == 1.5` still compares a `Double`, not a tree made from the literal.
     @_disfavoredOverload
     public static func == (lhs: StoredValue, rhs: StoredValue) -> Bool {
-        switch (lhs, rhs) {
-        // A tree compared with its own copy (a store's payload with what was written) is
-        // equal at once, without the queue.
-        case (.array(let a), .array(let b)):
-            guard a.count == b.count else { return false }
-            if Self.sameStorage(a, b) { return true }
-        case (.dictionary(let a), .dictionary(let b)):
-            guard a.count == b.count else { return false }
-            if Self.sameStorage(a.entries, b.entries) { return true }
-        default: return lhs.scalarEquals(rhs)
-        }
-        var pending: [(StoredValue, StoredValue)] = [(lhs, rhs)]
+        // Containers are compared by recursion down to `equalityRecursion` levels, and the
+        // pairs below that are queued: a settings-sized tree needs no queue (an empty array
+        // allocates nothing), and a deep one takes bounded stack.
+        var pending: [(StoredValue, StoredValue)] = []
+        guard lhs.equals(rhs, depth: 0, queueing: &pending) else { return false }
         while let (left, right) = pending.popLast() {
-            switch (left, right) {
-            case (.array(let a), .array(let b)):
-                guard a.count == b.count else { return false }
-                if Self.sameStorage(a, b) { continue }
-                for (x, y) in zip(a, b) where !x.appendPair(y, to: &pending) { return false }
-            case (.dictionary(let a), .dictionary(let b)):
-                guard a.count == b.count else { return false }
-                if Self.sameStorage(a.entries, b.entries) { continue }
-                for (position, entry) in a.entries.enumerated() {
-                    // Same order is the common case; fall back to a lookup.
-                    let other: StoredValue
-                    if position < b.entries.count, KeyIndex.same(b.entries[position].key, entry.key) {
-                        other = b.entries[position].value
-                    } else if let found = b[entry.key] {
-                        other = found
-                    } else {
-                        return false
-                    }
-                    guard entry.value.appendPair(other, to: &pending) else { return false }
-                }
-            default:
-                guard left.scalarEquals(right) else { return false }
-            }
+            guard left.equals(right, depth: 0, queueing: &pending) else { return false }
         }
         return true
+    }
+
+    /// Levels of containers ``==`` compares by recursion before it queues what is below.
+    private static var equalityRecursion: Int { 8 }
+
+    /// Whether this value equals `other` down to ``equalityRecursion`` levels below `depth`,
+    /// with the pairs of containers below those appended to `pending`.
+    private func equals(_ other: StoredValue, depth: Int, queueing pending: inout [(StoredValue, StoredValue)])
+        -> Bool
+    {
+        switch self {
+        case .array(let a):
+            guard case .array(let b) = other, a.count == b.count else { return false }
+            // A tree compared with its own copy (a store's payload with what was written) is
+            // equal at once.
+            if Self.sameStorage(a, b) { return true }
+            guard depth < Self.equalityRecursion else {
+                pending.append((self, other))
+                return true
+            }
+            for (x, y) in zip(a, b) where !x.equals(y, depth: depth + 1, queueing: &pending) { return false }
+            return true
+        case .dictionary(let a):
+            guard case .dictionary(let b) = other, a.count == b.count else { return false }
+            if Self.sameStorage(a.entries, b.entries) { return true }
+            guard depth < Self.equalityRecursion else {
+                pending.append((self, other))
+                return true
+            }
+            for (position, entry) in a.entries.enumerated() {
+                // Same order is the common case; fall back to a lookup.
+                let other: StoredValue
+                if position < b.entries.count, KeyIndex.same(b.entries[position].key, entry.key) {
+                    other = b.entries[position].value
+                } else if let found = b[entry.key] {
+                    other = found
+                } else {
+                    return false
+                }
+                guard entry.value.equals(other, depth: depth + 1, queueing: &pending) else { return false }
+            }
+            return true
+        default:
+            return scalarEquals(other)
+        }
     }
 
     /// Whether two arrays share one buffer (a copy of a tree, a container a binary property
@@ -58,21 +75,6 @@ extension StoredValue {
     private static func sameStorage<Element>(_ a: [Element], _ b: [Element]) -> Bool {
         a.withUnsafeBufferPointer { left in b.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
         }
-    }
-
-    /// Compares scalars now and queues containers; `false` when they already differ.
-    @inline(__always)
-    private func appendPair(_ other: StoredValue, to pending: inout [(StoredValue, StoredValue)]) -> Bool {
-        switch (self, other) {
-        case (.array(let a), .array(let b)):
-            guard a.count == b.count else { return false }
-        case (.dictionary(let a), .dictionary(let b)):
-            guard a.count == b.count else { return false }
-        default:
-            return scalarEquals(other)
-        }
-        pending.append((self, other))
-        return true
     }
 
     /// Equality of two values at least one of which is not a container (containers of the

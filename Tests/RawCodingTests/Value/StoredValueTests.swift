@@ -1,5 +1,6 @@
 import Foundation
 import RawCoding
+import RawCodingFuzzTargets
 import Testing
 
 @Suite("StoredValue")
@@ -71,6 +72,41 @@ struct StoredValueTests {
             tree.description
                 == #"{"s": "a\"b\n", "n": null, "d": data(2 bytes: 00ff), "t": date(1970-01-01T00:00:00.000Z), "list": [1, 2.5, false], "u": 18446744073709551615}"#
         )
+    }
+
+    /// Equality recurses a few levels and queues the rest: trees nested far deeper compare on a
+    /// 64 KiB stack, equal when built apart (no shared storage), with dictionaries in other
+    /// orders, and unequal wherever one value differs, above or below the recursion's reach.
+    @Test func deepTreesCompareInBoundedStack() {
+        /// A tree `depth` levels deep, arrays and dictionaries in turn, with `leaf` at the
+        /// bottom and `mark` in the dictionary at level `markedLevel`.
+        func tree(depth: Int, leaf: StoredValue = 0, markedLevel: Int = -1, reversed: Bool = false) -> StoredValue {
+            var value = leaf
+            for level in (0..<depth).reversed() {
+                if level % 2 == 0 {
+                    value = .array([.int(Int64(level)), value])
+                } else {
+                    var entries: [(String, StoredValue)] = [
+                        ("level", .int(Int64(level))), ("mark", .bool(level == markedLevel)), ("next", value),
+                    ]
+                    if reversed { entries.reverse() }
+                    value = .dictionary(StoredDictionary(entries))
+                }
+            }
+            return value
+        }
+        final class Outcome: @unchecked Sendable { var results: [Bool] = [] }
+        let outcome = Outcome()
+        let base = tree(depth: 600)
+        let others = [
+            tree(depth: 600), tree(depth: 600, reversed: true), tree(depth: 600, leaf: 1),
+            tree(depth: 600, markedLevel: 3), tree(depth: 600, markedLevel: 301), tree(depth: 599),
+            tree(depth: 600, leaf: .double(0)),
+        ]
+        SmallStackThread.run(stackSize: 64 << 10) {
+            outcome.results = others.map { base == $0 }
+        }
+        #expect(outcome.results == [true, true, false, false, false, false, false])
     }
 
     @Test func equalityDistinguishesKinds() {
