@@ -58,6 +58,13 @@ line: guard scaled / scale == magnitude else { continue }
 becomes: guard scaled / scale == magnitude || places == 3 else { continue }
 tests: JSONWriterTests
 
+name: the scan hashes short keys at a document's start in another byte order
+file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+after: // The same value, byte by byte, at a document's start.
+line: for index in range { first |= UInt64(bytes[index]) << UInt64((index - range.lowerBound) * 8) }
+becomes: for index in range { first = first << 8 | UInt64(bytes[index]) }
+tests: JSONScanDecodingTests
+
 name: JSON strings take any character after a backslash as an escape
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: static func unescaped(_ escape: UInt8) -> UInt8? {

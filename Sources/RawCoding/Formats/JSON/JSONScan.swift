@@ -462,8 +462,13 @@ struct JSONScan {
         if count >= 8 {
             first = base.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self)
             last = base.loadUnaligned(fromByteOffset: range.upperBound - 8, as: UInt64.self)
+        } else if range.upperBound >= 8 {
+            // The eight bytes that end with the key, shifted so only the key's are left.
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: range.upperBound - 8, as: UInt64.self))
+            first = word >> UInt64((8 - count) * 8)
         } else {
-            for index in range { first = first << 8 | UInt64(bytes[index]) }
+            // The same value, byte by byte, at a document's start.
+            for index in range { first |= UInt64(bytes[index]) << UInt64((index - range.lowerBound) * 8) }
         }
         var hash = (first ^ UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15) &* 0xFF51_AFD7_ED55_8CCD
         hash = (hash ^ hash >> 29 ^ last) &* 0xC4CE_B9FE_1A85_EC53

@@ -462,22 +462,30 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     private func find(_ name: String, from hint: (token: Int, entry: Int)?, moving: Bool = true) -> Int? {
         guard count > 0 else { return nil }
         if node.convertsKeys { return findConverted(name, from: hint, moving: moving) }
-        var name = name
-        return name.withUTF8 { bytes -> Int? in
-            let context = node.context
-            var (position, entry) = hint ?? (node.token + 1, 0)
-            for _ in 0..<count {
-                if entry == count { (position, entry) = (node.token + 1, 0) }
-                let next = context.scan.after(position + 1)
-                if context.scan.key(at: position, equals: bytes) {
-                    context.mark(position)
-                    if hint != nil, moving { node.keyHint = (next, entry + 1) }
-                    return position + 1
-                }
-                (position, entry) = (next, entry + 1)
-            }
-            return nil
+        // A coding key's name is a literal or a small string, whose bytes are at hand without
+        // copying the string first.
+        if let found = name.utf8.withContiguousStorageIfAvailable({ find(bytes: $0, from: hint, moving: moving) }) {
+            return found
         }
+        var name = name
+        return name.withUTF8 { find(bytes: $0, from: hint, moving: moving) }
+    }
+
+    @inline(__always)
+    private func find(bytes: UnsafeBufferPointer<UInt8>, from hint: (token: Int, entry: Int)?, moving: Bool) -> Int? {
+        let context = node.context
+        var (position, entry) = hint ?? (node.token + 1, 0)
+        for _ in 0..<count {
+            if entry == count { (position, entry) = (node.token + 1, 0) }
+            let next = context.scan.after(position + 1)
+            if context.scan.key(at: position, equals: bytes) {
+                context.mark(position)
+                if hint != nil, moving { node.keyHint = (next, entry + 1) }
+                return position + 1
+            }
+            (position, entry) = (next, entry + 1)
+        }
+        return nil
     }
 
     /// ``find(_:from:moving:)`` for keys converted from snake case: each key token compared by
