@@ -212,4 +212,38 @@ struct JSONScanDecodingTests {
         let mixed = try Mixed(from: keeper.decoder)
         #expect(mixed.name == "Ada" && mixed.age == 3)
     }
+
+    /// The scan reuses a decoder whose value is done for the next value at its level, but only
+    /// one nothing else holds: decoders models keep, in arrays and side by side in an object,
+    /// keep their own places; reused decoders report theirs, in values and in errors.
+    @Test func decodersAreReusedOnlyWhenNothingHoldsThem() throws {
+        final class Keeper: Decodable, @unchecked Sendable {
+            let decoder: any Decoder
+            init(from decoder: any Decoder) throws { self.decoder = decoder }
+        }
+        struct Pair: Decodable {
+            var first: Keeper
+            var second: Keeper
+            var plain: [Mixed]
+        }
+        let text =
+            #"[{"first":{"name":"a"},"second":{"name":"b"},"plain":[{"age":1},{"age":2}]},"#
+            + #"{"first":{"name":"c"},"second":{"name":"d"},"plain":[{"age":3}]}]"#
+        let pairs = try JSONCodec().decode([Pair].self, from: Data(text.utf8))
+        let keepers = pairs.flatMap { [$0.first, $0.second] }
+        #expect(
+            keepers.map { $0.decoder.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } } == [
+                ["0", "first"], ["0", "second"], ["1", "first"], ["1", "second"],
+            ])
+        #expect(try keepers.map { try Mixed(from: $0.decoder).name } == ["a", "b", "c", "d"])
+        #expect(pairs.flatMap { $0.plain.map(\.age) } == [1, 2, 3])
+        // A failure in a later element names that element's path.
+        let wrong = #"[{"age":1},{"age":2},{"age":"three"}]"#
+        #expect {
+            try JSONCodec().decode([Mixed].self, from: Data(wrong.utf8))
+        } throws: { error in
+            (error as? RawCodingError)?.description.contains("[2].age") == true
+        }
+        Self.compareAll(Data(wrong.utf8))
+    }
 }

@@ -97,10 +97,15 @@ final class ScanDecodingContext {
 /// Its state, like its context's, is exempt from run-time exclusivity checks.
 final class ScanDecodingNode: Decoder, CodingPathNode {
     let context: ScanDecodingContext
-    let parent: ScanDecodingNode?
-    let step: CodingPathStep?
-    let token: Int
-    let depth: Int
+    // Where the node is: set again when the node is reused (``child(_:step:)``).
+    @exclusivity(unchecked) private(set) var parent: ScanDecodingNode?
+    @exclusivity(unchecked) private(set) var step: CodingPathStep?
+    @exclusivity(unchecked) private(set) var token: Int
+    @exclusivity(unchecked) private(set) var depth: Int
+    /// A child whose decode ended with nothing else holding it, detached from this node, for
+    /// the next child to reuse: the elements of an array, the objects of one model, one
+    /// allocation instead of one each.
+    @exclusivity(unchecked) private var spare: ScanDecodingNode?
     /// The key token where the next lookup in this node's object starts, and its entry number.
     @exclusivity(unchecked) var keyHint: (token: Int, entry: Int)
     /// Whether the node decodes a `[String: Value]` dictionary, whose keys are data that key
@@ -183,7 +188,25 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
     /// A decoder for the value at `token`, within the nesting limits.
     func child(_ token: Int, step: @autoclosure () -> CodingPathStep?) throws -> ScanDecodingNode {
         try context.nesting.check(below: depth) { path(adding: step()) }
-        return ScanDecodingNode(context: context, parent: self, step: step(), token: token)
+        guard let spare else { return ScanDecodingNode(context: context, parent: self, step: step(), token: token) }
+        self.spare = nil
+        spare.parent = self
+        spare.step = step()
+        spare.token = token
+        spare.depth = depth + 1
+        spare.keyHint = (token + 1, 0)
+        spare.keepsKeys = false
+        return spare
+    }
+
+    /// Keeps `child`, whose decode has ended, for the next child, unless something else (a
+    /// model that kept its decoder or a container) still holds it. Detached from this node,
+    /// so a spare never holds its parent.
+    @inline(__always)
+    func recycle(_ child: inout ScanDecodingNode) {
+        guard isKnownUniquelyReferenced(&child) else { return }
+        child.parent = nil
+        spare = child
     }
 
     // MARK: Values
@@ -302,11 +325,14 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
         if let array = context.traits.of(Value.self).scanArray {
             return try array.decode(self, token, as: type, step: step())
         }
-        let node = try child(token, step: step())
+        var node = try child(token, step: step())
         if context.convertsKeys, Value.self is any StringKeyedDecodableDictionary.Type {
             // JSONDecoder converts the keys of types, not the keys of [String: Value] data.
             node.keepsKeys = true
         }
+        // Recycled after the value is made in the caller's place (a value held here first
+        // would be copied through its metadata).
+        defer { recycle(&node) }
         return try type.init(from: node)
     }
 }
@@ -381,11 +407,12 @@ extension ScanDecodingNode {
     /// An array of a primitive, as `Array.init(from:)` decodes it (a child decoder, its unkeyed
     /// container, each element at its index), without the generic calls for each element:
     /// `element` decodes the token at its index with the array's decoder.
+    @inline(__always)
     func unboxArray<Element>(
         _ token: Int, step: @autoclosure () -> CodingPathStep?,
         _ element: (ScanDecodingNode, Int, Int) throws -> Element
     ) throws -> [Element] {
-        let node = try child(token, step: step())
+        var node = try child(token, step: step())
         let entry = context.scan.tokens[token]
         guard entry.kind == .array else {
             _ = try node.unkeyedContainer()
@@ -398,6 +425,7 @@ extension ScanDecodingNode {
             elements.append(try element(node, position, index))
             position = context.scan.after(position)
         }
+        recycle(&node)
         return elements
     }
 }
