@@ -97,11 +97,12 @@ final class ScanDecodingContext {
 /// Its state, like its context's, is exempt from run-time exclusivity checks.
 final class ScanDecodingNode: Decoder, CodingPathNode {
     let context: ScanDecodingContext
-    // Where the node is: set again when the node is reused (``child(_:step:)``).
+    // Where the node is: set again when its parent reuses it (``child(_:step:)``). Its depth
+    // stays: only the parent it was made for reuses it.
     @exclusivity(unchecked) private(set) var parent: ScanDecodingNode?
     @exclusivity(unchecked) private(set) var step: CodingPathStep?
     @exclusivity(unchecked) private(set) var token: Int
-    @exclusivity(unchecked) private(set) var depth: Int
+    let depth: Int
     /// A child whose decode ended with nothing else holding it, detached from this node, for
     /// the next child to reuse: the elements of an array, the objects of one model, one
     /// allocation instead of one each.
@@ -193,7 +194,6 @@ final class ScanDecodingNode: Decoder, CodingPathNode {
         spare.parent = self
         spare.step = step()
         spare.token = token
-        spare.depth = depth + 1
         spare.keyHint = (token + 1, 0)
         spare.keepsKeys = false
         return spare
