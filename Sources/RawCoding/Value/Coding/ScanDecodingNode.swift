@@ -490,13 +490,16 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     private func find(_ name: String, from hint: (token: Int, entry: Int)?, moving: Bool = true) -> Int? {
         guard count > 0 else { return nil }
         if node.convertsKeys { return findConverted(name, from: hint, moving: moving) }
-        // A coding key's name is a literal or a small string, whose bytes are at hand without
-        // copying the string first.
-        if let found = name.utf8.withContiguousStorageIfAvailable({ find(bytes: $0, from: hint, moving: moving) }) {
-            return found
-        }
+        return Self.withBytes(of: name) { find(bytes: $0, from: hint, moving: moving) }
+    }
+
+    /// `body` over the UTF-8 of a key's name. A coding key's name is a literal or a small
+    /// string, whose bytes are at hand without copying the string first.
+    @inline(__always)
+    private static func withBytes(of name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Int?) -> Int? {
+        if let found = name.utf8.withContiguousStorageIfAvailable(body) { return found }
         var name = name
-        return name.withUTF8 { find(bytes: $0, from: hint, moving: moving) }
+        return name.withUTF8(body)
     }
 
     @inline(__always)
@@ -521,8 +524,7 @@ struct ScanKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// cost the plain search about a tenth of its instructions.)
     @inline(never)
     private func findConverted(_ name: String, from hint: (token: Int, entry: Int)?, moving: Bool) -> Int? {
-        var name = name
-        return name.withUTF8 { bytes -> Int? in
+        Self.withBytes(of: name) { bytes -> Int? in
             let context = node.context
             let hash = JSONScan.convertedKeyHash(of: bytes)
             var (position, entry) = hint ?? (node.token + 1, 0)
