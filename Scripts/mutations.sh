@@ -72,6 +72,27 @@ line: guard isKnownUniquelyReferenced(&child) else { return }
 becomes: guard isKnownUniquelyReferenced(&child) || true else { return }
 tests: JSONScanDecodingTests
 
+name: the snake-case key table answers a key of another string's length from its slot
+file: Sources/RawCoding/Value/Coding/KeyConversion.swift
+after: func converted(_ key: String) -> String? {
+line: if Self.sameBits(entries[slot].key, key) { return entries[slot].converted }
+becomes: if Self.sameBits(entries[slot].key, key) || entries[slot].key.utf8.count == key.utf8.count { return entries[slot].converted }
+tests: SinkEncodingTests|SnakeCaseScanTests
+
+name: the sink writes a snake-case key without checking that it reads back
+file: Sources/RawCoding/Value/Coding/KeyConversion.swift
+after: // Read back into the rest of the buffer
+line: return .readsBackOtherwise
+becomes: return hasUpper ? .converted(String(decoding: UnsafeBufferPointer(rebasing: buffer[..<converted]), as: UTF8.self)) : .unchanged
+tests: SinkEncodingTests|SnakeCaseScanTests
+
+name: the sink converts the keys of [String: Value] dictionaries to snake case
+file: Sources/RawCoding/Value/Coding/SinkEncodingNode.swift
+after: func box<Value: Encodable>(_ value: Value, step: @autoclosure () -> CodingPathStep?) throws {
+line: if _slowPath(context.convertsKeys), let dictionary = context.stringKeyedDictionary(value) {
+becomes: if _slowPath(context.convertsKeys && false), let dictionary = context.stringKeyedDictionary(value) {
+tests: SinkEncodingTests
+
 name: JSON strings take any character after a backslash as an escape
 file: Sources/RawCoding/Formats/JSON/JSONScan.swift
 after: static func unescaped(_ escape: UInt8) -> UInt8? {
@@ -991,8 +1012,15 @@ tests: SinkEncodingTests|FoundationCoderPortTests
 name: sink options made for one JSON codec are reused for another with other dates
 file: Sources/RawCoding/Codecs/JSONCodec.swift
 after: func matches(_ codec: JSONCodec) -> Bool
-line: depth == codec.limits.effectiveDepth && data == codec.data && dates == codec.dates
-becomes: depth == codec.limits.effectiveDepth && data == codec.data
+line: depth == codec.limits.effectiveDepth && keys == codec.keys && data == codec.data && dates == codec.dates
+becomes: depth == codec.limits.effectiveDepth && keys == codec.keys && data == codec.data
+tests: SinkEncodingTests
+
+name: sink options made for a snake-case JSON codec are reused for one with default keys
+file: Sources/RawCoding/Codecs/JSONCodec.swift
+after: func matches(_ codec: JSONCodec) -> Bool
+line: depth == codec.limits.effectiveDepth && keys == codec.keys && data == codec.data && dates == codec.dates
+becomes: depth == codec.limits.effectiveDepth && data == codec.data && dates == codec.dates
 tests: SinkEncodingTests
 
 name: a string with a character to escape is written unescaped

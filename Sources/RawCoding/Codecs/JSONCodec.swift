@@ -233,7 +233,11 @@ public struct JSONCodec: StringCodec, Hashable {
     var sinkOptions: SinkOptions {
         let state = RecursionGuard.state
         if let last = state.lastJSONSinkOptions, last.matches(self) { return last.options }
-        let options = SinkOptions(encoder(checking: nil))
+        var encoder = encoder(checking: nil)
+        // The sink converts each key and gives up on one that would not read back, which the
+        // tree path then refuses with its message.
+        if keys == .snakeCase { encoder.keys = .snakeCase }
+        let options = SinkOptions(encoder)
         state.lastJSONSinkOptions = LastSinkOptions(self, options: options)
         return options
     }
@@ -244,10 +248,12 @@ public struct JSONCodec: StringCodec, Hashable {
         let dates: DateStrategy
         let data: DataStrategy
         let nonFiniteNumbers: NonFiniteStrategy
+        let keys: KeyStrategy
         let depth: Int
         let options: SinkOptions
 
         init(_ codec: JSONCodec, options: SinkOptions) {
+            keys = codec.keys
             dates = codec.dates
             data = codec.data
             nonFiniteNumbers = codec.nonFiniteNumbers
@@ -255,10 +261,9 @@ public struct JSONCodec: StringCodec, Hashable {
             self.options = options
         }
 
-        /// Whether `codec` makes the same sink options (its key strategy aside: a sink encode
-        /// is only made with default keys).
+        /// Whether `codec` makes the same sink options.
         func matches(_ codec: JSONCodec) -> Bool {
-            depth == codec.limits.effectiveDepth && data == codec.data && dates == codec.dates
+            depth == codec.limits.effectiveDepth && keys == codec.keys && data == codec.data && dates == codec.dates
                 && nonFiniteNumbers == codec.nonFiniteNumbers
         }
     }
@@ -289,13 +294,19 @@ public struct JSONCodec: StringCodec, Hashable {
     }
 
     public func encode<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
+        var data = Data()
+        let written = try encodeDirectly(value, options: sinkOptions) { sink in
+            data = sink.finishData()
+            return data.count
+        }
+        if written { return data }
+        return try encodeThroughTree(value)
+    }
+
+    /// `value` encoded into a tree and written: the reference for what the sink writes, and
+    /// the path that says why where the sink gives up.
+    private func encodeThroughTree<Value: Encodable>(_ value: Value) throws(RawCodingError) -> Data {
         guard keys == .snakeCase else {
-            var data = Data()
-            let written = try encodeDirectly(value, options: sinkOptions) { sink in
-                data = sink.finishData()
-                return data.count
-            }
-            if written { return data }
             return try encode(value, with: encoder(checking: nil), format: format, limits: limits)
         }
         let check = KeyRoundTripCheck()
@@ -353,28 +364,25 @@ public struct JSONCodec: StringCodec, Hashable {
     public var fileExtension: String { formatting == .pretty ? "pretty.json" : "json" }
 
     public func encodeToString<Value: Encodable>(_ value: Value) throws(RawCodingError) -> String {
-        try encodeToString(value, options: keys == .snakeCase ? nil : sinkOptions)
+        try encodeToString(value, options: sinkOptions)
     }
 
     /// The default codec's sink options, made once (``RawCodable``'s raw values).
     static let defaultSinkOptions = SinkOptions(JSONCodec().encoder(checking: nil))
 
-    /// As ``encodeToString(_:)``, with the sink options given (`nil` for key conversion, which
-    /// the sink does not take).
+    /// As ``encodeToString(_:)``, with the sink options given (made for this codec).
     func encodeToString<Value: Encodable>(
-        _ value: Value, options: SinkOptions?, traits: TypeTraits? = nil
+        _ value: Value, options: SinkOptions, traits: TypeTraits? = nil
     ) throws(RawCodingError) -> String {
-        if let options {
-            // Straight from the sink's bytes to the string, without data in between.
-            var text = ""
-            let written = try encodeDirectly(value, options: options, traits: traits) { sink in
-                text = sink.finishString()
-                return text.utf8.count
-            }
-            if written { return text }
+        // Straight from the sink's bytes to the string, without data in between.
+        var text = ""
+        let written = try encodeDirectly(value, options: options, traits: traits) { sink in
+            text = sink.finishString()
+            return text.utf8.count
         }
+        if written { return text }
         // The writer only writes valid UTF-8.
-        return String(decoding: try encode(value), as: UTF8.self)
+        return String(decoding: try encodeThroughTree(value), as: UTF8.self)
     }
 
     /// `value` written by the JSON sink and handed to `finish`, which answers the size of what

@@ -38,6 +38,8 @@ enum RecursionGuard {
         let traits = TypeTraitsTable()
         /// The key orders this thread's writers found (``KeyOrder``).
         let keyOrders = KeyOrderCache()
+        /// The snake-case keys this thread's sink encodes wrote, made by the first.
+        lazy var snakeCaseKeys = SnakeCaseKeyTable()
         /// Marks for the next tree decoder made on this thread to take
         /// (``StoredEvolution/plainWithNothingToFillOrKeep(_:from:codec:)``).
         var pendingTreeMarks: TreeMarks?

@@ -16,6 +16,9 @@ struct TypeTraits {
     let isEvolutionLeaf: Bool
     /// The type as an array of decodable elements, which the JSON scan decodes itself.
     let scanArray: (any ScanDecodableArray.Type)?
+    /// A value of the type may be a `[String: Value]` dictionary, whose keys no key strategy
+    /// converts: the type is one, or an optional of one (a value's cast looks through optionals).
+    let mayBeStringKeyedDictionary: Bool
 
     init(_ type: Any.Type) {
         isStoredVersioned = type is any StoredVersioned.Type
@@ -23,6 +26,9 @@ struct TypeTraits {
         hasCustomRawValueCodec = type is any CustomRawValueCodec.Type
         isEvolutionLeaf = type is any EvolutionLeaf.Type
         scanArray = type as? any ScanDecodableArray.Type
+        var wrapped = type
+        while let optional = wrapped as? any OptionalType.Type { wrapped = optional.wrappedType }
+        mayBeStringKeyedDictionary = wrapped is any StringKeyedDictionary.Type
     }
 
     /// The traits of `type`, from this thread's table.
@@ -67,4 +73,13 @@ final class TypeTraitsTable {
         entries[first] = Entry(type: id, traits: traits)
         return traits
     }
+}
+
+/// `Optional`, whatever it wraps: for finding the type an optional's value is cast as.
+protocol OptionalType {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalType {
+    static var wrappedType: Any.Type { Wrapped.self }
 }

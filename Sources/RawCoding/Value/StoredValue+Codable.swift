@@ -113,6 +113,10 @@ extension StoredDictionary: StringKeyedDictionary {
     func storedDictionary(in node: EncodingNode, step: CodingPathStep?) throws -> StoredValue {
         try node.boxTree(.dictionary(self), step: step)
     }
+
+    func writeEntries<Sink: EncodingSink>(into node: SinkEncodingNode<Sink>) throws {
+        try node.writeEntries(of: self)
+    }
 }
 
 extension DecodingNode {

@@ -257,12 +257,13 @@ func apiRows() throws -> [SmallRow] {
     let pageDecoder = JSONDecoder()
     let pageCodec = JSONCodec()
 
-    // Both sides read the same values, or the comparison means nothing.
+    // Both sides read (and write) the same values, or the comparison means nothing.
     guard
         try issueCodec.decode([APIIssue].self, from: issueBytes)
             == issueDecoder.decode([APIIssue].self, from: issueBytes),
         try statusCodec.decode([APIStatus].self, from: statusBytes)
             == statusDecoder.decode([APIStatus].self, from: statusBytes),
+        try statusDecoder.decode([APIStatus].self, from: statusCodec.encode(statuses)) == statuses,
         try pageCodec.decode(APIAlbumPage.self, from: pageBytes)
             == pageDecoder.decode(APIAlbumPage.self, from: pageBytes)
     else { fail("api: our decode and JSONDecoder's disagree") }
@@ -277,6 +278,10 @@ func apiRows() throws -> [SmallRow] {
             title: "api: Mastodon-like timeline, snake case, custom dates (\(statusBytes.count) B)",
             ours: { _ = try statusCodec.decode([APIStatus].self, from: statusBytes) },
             theirs: { _ = try statusDecoder.decode([APIStatus].self, from: statusBytes) }, target: 2),
+        SmallRow(
+            id: "api-timeline-encode", title: "api: Mastodon-like timeline encode, snake case, custom dates",
+            ours: { _ = try statusCodec.encode(statuses) }, theirs: { _ = try statusEncoder.encode(statuses) },
+            target: 2),
         SmallRow(
             id: "api-albums-decode", title: "api: Spotify-like albums, default options (\(pageBytes.count) B)",
             ours: { _ = try pageCodec.decode(APIAlbumPage.self, from: pageBytes) },

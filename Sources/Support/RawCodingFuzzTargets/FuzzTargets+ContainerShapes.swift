@@ -55,10 +55,12 @@ struct ScriptedValue: Encodable, CustomStringConvertible {
 
     var description: String { "ScriptedValue(\(script))" }
 
+    /// One of four keys: in snake case, `bC` is written `b_c`, and `cURL` (which would read
+    /// back as `cUrl`) sends the value to the tree path, which refuses it.
     struct Key: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
-        init(_ index: UInt8) { stringValue = ["a", "b", "c", "d"][Int(index % 4)] }
+        init(_ index: UInt8) { stringValue = ["a", "bC", "cURL", "d"][Int(index % 4)] }
         init?(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
     }

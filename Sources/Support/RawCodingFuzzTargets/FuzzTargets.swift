@@ -162,7 +162,7 @@ package enum FuzzTargets {
     /// error that writing the tree `encodeTree` builds gives.
     static func sameEncoding<Value: Encodable>(_ value: Value) throws(FuzzFailure) {
         let codecs: [any Codec] = [
-            JSONCodec(), JSONCodec(formatting: .pretty), PropertyListCodec(format: .xml),
+            JSONCodec(), JSONCodec(formatting: .pretty), JSONCodec(keys: .snakeCase), PropertyListCodec(format: .xml),
             PropertyListCodec(format: .binary),
         ]
         for codec in codecs {

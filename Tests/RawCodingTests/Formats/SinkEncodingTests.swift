@@ -9,7 +9,7 @@ import Testing
 struct SinkEncodingTests {
     /// The codecs that encode through a sink, in each layout.
     static let codecs: [any Codec] = [
-        JSONCodec(), JSONCodec(formatting: .pretty), PropertyListCodec(format: .xml),
+        JSONCodec(), JSONCodec(formatting: .pretty), JSONCodec(keys: .snakeCase), PropertyListCodec(format: .xml),
         PropertyListCodec(format: .binary),
     ]
 
@@ -516,6 +516,123 @@ struct SinkEncodingTests {
             #expect(try since1970.encodeToString(Dated()) == #"{"at":978307201.5,"ratio":"Infinity"}"#)
             #expect(try named.encodeToString(Dated()) == #"{"at":1.5,"ratio":"inf"}"#)
             #expect(throws: RawCodingError.self) { try shallow.encode(["a": ["b": 1]]) }
+        }
+    }
+
+    /// Keys of every shape snake case meets: words, acronyms, digits, underscores, keys that
+    /// would read back as another name (refused by the tree path, with its message), and
+    /// `[String: Value]` keys, which are data and kept as they are, at the top too.
+    struct CamelKeys: Encodable {
+        var userName = "u"
+        var myURLValue = 1
+        var item2B = true
+        var aBCd = 2.5
+        var _private = "p"
+        var ID = 3
+        var isPrivate: Bool? = false
+        var byName = ["keepMe": 1, "HTTPServer": 2]
+        var nested: [String: CamelKeys]? = nil
+        var tree: StoredValue = ["treeKey": ["innerKey": 1]]
+        var list = [["listKey": "v"]]
+    }
+
+    struct Accented: Encodable {
+        var accented = "é"
+        var plain = 1
+        enum CodingKeys: String, CodingKey {
+            case accented = "élanVital"
+            case plain = "plainÉtat"
+        }
+    }
+
+    struct ExplicitKey: Encodable {
+        var value = 1
+        enum CodingKeys: String, CodingKey { case value = "snake_value" }
+    }
+
+    /// Records which encoder wrote it.
+    final class EncoderProbe: Encodable, @unchecked Sendable {
+        var encoders: [String] = []
+        enum Keys: String, CodingKey { case fontSize }
+        func encode(to encoder: any Encoder) throws {
+            encoders.append("\(type(of: encoder))")
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(1, forKey: .fontSize)
+        }
+    }
+
+    @Test func snakeCaseKeysAreWrittenByTheSinkAsTheTreeWritesThem() throws {
+        let codecs: [any Codec] = [JSONCodec(keys: .snakeCase), JSONCodec(formatting: .pretty, keys: .snakeCase)]
+        Self.compare(CamelKeys(), codecs: codecs)
+        Self.compare(CamelKeys(nested: ["innerModel": CamelKeys()]), codecs: codecs)
+        Self.compare(["topKey": CamelKeys()], codecs: codecs)
+        Self.compare(["topKey": 1, "otherKey": 2] as [String: Int]?, codecs: codecs)
+        Self.compare(["topKey": 1, "otherKey": 2], codecs: codecs)
+        Self.compare(["topKey": ["innerKey": 1]], codecs: codecs)
+        Self.compare(StoredDictionary([("topKey", 1)]), codecs: codecs)
+        Self.compare(ExplicitKey(), codecs: codecs)
+        Self.compare(Accented(), codecs: codecs)
+        Self.compare([Accented()], codecs: codecs)
+        Self.compare([ExplicitKey()], codecs: codecs)
+        Self.compare(SuperKeys(base: Primitives(), items: [1]), codecs: codecs)
+
+        let codec = JSONCodec(keys: .snakeCase)
+        let refusedURL = #expect(throws: RawCodingError.self) { try codec.encode(CamelKeys()) }
+        #expect(refusedURL?.codingPathDescription == "myURLValue")
+        let refused = #expect(throws: RawCodingError.self) { try codec.encode([ExplicitKey()]) }
+        #expect(refused?.codingPathDescription == "[0].snake_value")
+        struct Readable: Encodable {
+            var userName = "u"
+            var item2B = true
+            var byName = ["keepMe": 1, "alsoThis": 2]
+            var tree: StoredValue = ["treeKey": ["innerKey": 1]]
+            var nested: [String: [String: Int]]? = ["outerKey": ["innerKey": 1]]
+        }
+        Self.compare(Readable(), codecs: codecs)
+        #expect(try codec.encodeToString(Accented()) == #"{"plain_état":1,"élan_vital":"é"}"#)
+        #expect(try codec.encodeToString(["topKey": ["innerKey": 1]]) == #"{"topKey":{"innerKey":1}}"#)
+        #expect(
+            try codec.encodeToString(Readable())
+                == #"{"by_name":{"alsoThis":2,"keepMe":1},"item2_b":true,"nested":{"outerKey":{"innerKey":1}},"tree":{"treeKey":{"innerKey":1}},"user_name":"u"}"#
+        )
+
+        // The sink writes them: the model sees its encoder, not the tree's.
+        let probe = EncoderProbe()
+        #expect(try codec.encodeToString([probe]) == #"[{"font_size":1}]"#)
+        #expect(probe.encoders.count == 1 && probe.encoders[0].hasPrefix("SinkEncodingNode"), "\(probe.encoders)")
+        // Alternating with default keys on one thread, each codec writes its own keys.
+        for _ in 0..<3 {
+            #expect(try JSONCodec().encodeToString(EncoderProbe()) == #"{"fontSize":1}"#)
+            #expect(try codec.encodeToString(EncoderProbe()) == #"{"font_size":1}"#)
+        }
+    }
+
+    /// Keys made at run time (heap strings, freed between encodes) and more keys than the
+    /// thread's table of converted keys has room for: each written as the tree writes it.
+    struct RunTimeKeys: Encodable {
+        var names: [String]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: StoredCodingKeyForTests.self)
+            for (index, name) in names.enumerated() {
+                try container.encode(index, forKey: StoredCodingKeyForTests(stringValue: name))
+            }
+        }
+    }
+
+    @Test func snakeCaseKeysMadeAtRunTimeAreConvertedEachTime() {
+        let codecs: [any Codec] = [JSONCodec(keys: .snakeCase)]
+        var generator = SeededGenerator(state: 99)
+        // Words whose keys read back, so every encode is the sink's (one key that does not
+        // would send the whole value to the tree path).
+        let words = ["value", "Value", "Id", "x", "2", "Über"]
+        for round in 0..<60 {
+            let names = (0..<40).map { index in
+                let middle = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+                    words.randomElement(using: &generator)!
+                }
+                return "k\(round)" + middle.joined() + "Number\(index)"
+            }
+            Self.compare(RunTimeKeys(names: Array(Set(names))), codecs: codecs)
         }
     }
 

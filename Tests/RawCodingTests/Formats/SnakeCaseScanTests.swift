@@ -36,6 +36,63 @@ struct SnakeCaseScanTests {
         #expect(decided > 10_000)
     }
 
+    /// Writing keys: the byte-wise snake case and its read-back check against Foundation's
+    /// two conversions, on keys of upper- and lowercase runs, digits and underscores.
+    @Test func theByteWiseSnakeCaseForWritingIsFoundationsWhereverItDecides() {
+        let pieces = Self.pieces + ["Ab", "HTTP", "Server", "iD", "aBCd", "\r\n", "9"]
+        var generator = SeededGenerator(state: 4_242)
+        var decided = (converted: 0, unchanged: 0, refused: 0)
+        for _ in 0..<20_000 {
+            let key = (0..<Int.random(in: 0...5, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
+            let converted = KeyConversion.toSnakeCase(key)
+            let expected = KeyConversion.fromSnakeCase(converted) == key ? converted : nil
+            #expect(KeyConversion.snakeCaseReadingBack(key) == expected, "\(key)")
+            var copy = key
+            let outcome = copy.withUTF8 { bytes in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * bytes.count) {
+                    KeyConversion.snakeCase(bytes, in: $0)
+                }
+            }
+            switch outcome {
+            case .converted(let text):
+                decided.converted += 1
+                #expect(text == expected && text != key, "\(key)")
+            case .unchanged:
+                decided.unchanged += 1
+                #expect(expected == key, "\(key)")
+            case .readsBackOtherwise:
+                decided.refused += 1
+                #expect(expected == nil, "\(key)")
+            case .undecided:
+                let others = key.utf8.contains {
+                    $0 >= 0x80 || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "-") || $0 < 0x20
+                }
+                #expect(others, "\(key)")
+            }
+        }
+        #expect(decided.converted > 1_000 && decided.unchanged > 3_000 && decided.refused > 2_000, "\(decided)")
+    }
+
+    /// The thread's table of converted keys, past its room: keys of one length (so a slot
+    /// another key of that length took must not answer for it), small strings and strings on
+    /// the heap, each asked twice.
+    @Test func theKeyTableAnswersEachKeyItsOwnConversion() {
+        let table = SnakeCaseKeyTable()
+        for prefix in ["aB", "someLongerKeyPrefixN"] {
+            let keys = (0..<2_000).map { "\(prefix)\(1_000 + $0)X" }
+            for _ in 0..<2 {
+                for key in keys {
+                    let expected = KeyConversion.snakeCaseReadingBack(key)
+                    #expect(table.converted(key) == expected, "\(key)")
+                }
+            }
+        }
+        #expect(table.converted("") == "")
+        #expect(table.converted("myURL") == nil)
+    }
+
     /// Every key of an object, as a decoder sees it: `allKeys`, then each looked up by name.
     struct KeyEcho: Decodable, Equatable {
         /// `key=value`, sorted (a dictionary's description has no fixed order).

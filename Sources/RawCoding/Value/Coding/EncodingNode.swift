@@ -325,6 +325,8 @@ final class EncodingNode: Encoder, CodingPathNode {
 /// strategies leave them alone, as in `JSONEncoder`.
 protocol StringKeyedDictionary {
     func storedDictionary(in node: EncodingNode, step: CodingPathStep?) throws -> StoredValue
+    /// Opens `node`'s keyed container in the sink and writes the entries into it.
+    func writeEntries<Sink: EncodingSink>(into node: SinkEncodingNode<Sink>) throws
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Encodable {
@@ -335,5 +337,14 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Encodabl
             child.set(try child.boxNested(value, step: .key(StoredCodingKey(stringValue: key))), forKey: key)
         }
         return try child.finish() ?? .dictionary([:])
+    }
+
+    func writeEntries<Sink: EncodingSink>(into node: SinkEncodingNode<Sink>) throws {
+        node.state = .keyed
+        node.context.sink.beginDictionary()
+        for (key, value) in self {
+            node.context.sink.beginEntry(key: key)
+            try node.box(value, step: .key(StoredCodingKey(stringValue: key)))
+        }
     }
 }

@@ -125,3 +125,160 @@ extension KeyConversion {
         return key.count
     }
 }
+
+extension KeyConversion {
+    /// `key` in snake case (``toSnakeCase(_:)``) when that reads back as `key`
+    /// (``fromSnakeCase(_:)``), as the encoder must write it; `nil` when it would read back as
+    /// another name, which the tree encoder refuses with a message. A key of ASCII letters,
+    /// digits and underscores is converted byte by byte, and one already in snake case is
+    /// answered as it is, without a new string; any other key through Foundation's conversions.
+    static func snakeCaseReadingBack(_ key: String) -> String? {
+        let byteWise = key.utf8.withContiguousStorageIfAvailable { bytes -> SnakeCaseOutcome in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * bytes.count) { buffer in
+                snakeCase(bytes, in: buffer)
+            }
+        }
+        switch byteWise {
+        case .unchanged: return key
+        case .converted(let converted): return converted
+        case .readsBackOtherwise: return nil
+        case .undecided, nil:
+            let converted = toSnakeCase(key)
+            return fromSnakeCase(converted) == key ? converted : nil
+        }
+    }
+
+    enum SnakeCaseOutcome {
+        case unchanged
+        case converted(String)
+        case readsBackOtherwise
+        /// Not ASCII letters, digits and underscores: Foundation's conversions decide.
+        case undecided
+    }
+
+    /// ``snakeCaseReadingBack(_:)`` for a key's UTF-8, with `buffer` (at least four times as
+    /// long) as room for the converted key (at most twice as long) and for reading it back.
+    ///
+    /// The words are ``toSnakeCase(_:)``'s, found on bytes: one starts at an uppercase letter
+    /// after a lowercase letter, digit or underscore run's first uppercase, and, in a run of
+    /// uppercase letters followed by a lowercase one, at the run's last letter.
+    static func snakeCase(_ key: UnsafeBufferPointer<UInt8>, in buffer: UnsafeMutableBufferPointer<UInt8>)
+        -> SnakeCaseOutcome
+    {
+        func isUpper(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "A") < 26 }
+        func isLower(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "a") < 26 }
+        var hasUpper = false
+        for byte in key {
+            guard isUpper(byte) || isLower(byte) || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "_") else {
+                return .undecided
+            }
+            if isUpper(byte) { hasUpper = true }
+        }
+        let count = key.count
+        var converted = count
+        if hasUpper {
+            // As `toSnakeCase(_:)`: from the word's start, find the next uppercase letter after
+            // it; the first lowercase letter from there decides whether the uppercase run before
+            // it is a word of its own.
+            var written = 0
+            func append(_ start: Int, _ end: Int) {
+                if written > 0 {
+                    buffer[written] = UInt8(ascii: "_")
+                    written += 1
+                }
+                for index in start..<end {
+                    buffer[written] = key[index] | (isUpper(key[index]) ? 0x20 : 0)
+                    written += 1
+                }
+            }
+            var wordStart = 0
+            var search = 1
+            while let upper = (search..<count).first(where: { isUpper(key[$0]) }) {
+                append(wordStart, upper)
+                guard let lower = (upper..<count).first(where: { isLower(key[$0]) }) else {
+                    wordStart = upper
+                    search = count
+                    break
+                }
+                if lower == upper + 1 {
+                    wordStart = upper
+                } else {
+                    append(upper, lower - 1)
+                    wordStart = lower - 1
+                }
+                search = lower + 1
+            }
+            append(wordStart, count)
+            converted = written
+        } else {
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[..<count]).initialize(from: key)
+        }
+        // Read back into the rest of the buffer (never longer than what it reads).
+        let readBack = UnsafeMutableBufferPointer(rebasing: buffer[converted...])
+        guard
+            let readCount = fromSnakeCase(UnsafeBufferPointer(rebasing: buffer[..<converted]), into: readBack)
+        else { return .undecided }
+        guard readCount == count, count == 0 || memcmp(readBack.baseAddress!, key.baseAddress!, count) == 0 else {
+            return .readsBackOtherwise
+        }
+        if !hasUpper { return .unchanged }
+        return .converted(String(decoding: UnsafeBufferPointer(rebasing: buffer[..<converted]), as: UTF8.self))
+    }
+}
+
+/// One thread's keys converted to snake case (``KeyConversion/snakeCaseReadingBack(_:)``),
+/// found by the key string's own bits: a coding key's `stringValue` is most often a literal,
+/// the same bits at every call, so a lookup is a few loads and compares instead of hashing
+/// the text. Equal bits are the same string, as the table holds each original (a string
+/// object it keeps cannot be freed and its address reused). A key whose slot another took is
+/// converted again; the table never grows.
+final class SnakeCaseKeyTable {
+    private struct Entry {
+        var key: String
+        /// `nil`: the key would read back as another name.
+        var converted: String?
+    }
+
+    private static let slots = 256
+    private let entries: UnsafeMutablePointer<Entry>
+
+    init() {
+        entries = .allocate(capacity: Self.slots)
+        // The empty key converts to itself.
+        entries.initialize(repeating: Entry(key: "", converted: ""), count: Self.slots)
+    }
+
+    deinit {
+        entries.deinitialize(count: Self.slots)
+        entries.deallocate()
+    }
+
+    /// ``KeyConversion/snakeCaseReadingBack(_:)`` of `key`.
+    func converted(_ key: String) -> String? {
+        let slot = withUnsafeBytes(of: key) { bits in
+            var hash: UInt = 0
+            for offset in stride(from: 0, to: bits.count, by: MemoryLayout<UInt>.size) {
+                hash = (hash ^ bits.loadUnaligned(fromByteOffset: offset, as: UInt.self)) &* 0x9E37_79B9
+            }
+            return Int(truncatingIfNeeded: hash &>> 8) & (Self.slots - 1)
+        }
+        if Self.sameBits(entries[slot].key, key) { return entries[slot].converted }
+        let converted = KeyConversion.snakeCaseReadingBack(key)
+        entries[slot] = Entry(key: key, converted: converted)
+        return converted
+    }
+
+    private static func sameBits(_ first: String, _ second: String) -> Bool {
+        withUnsafeBytes(of: first) { first in
+            withUnsafeBytes(of: second) { second in
+                for offset in stride(from: 0, to: first.count, by: MemoryLayout<UInt>.size)
+                where first.loadUnaligned(fromByteOffset: offset, as: UInt.self)
+                    != second.loadUnaligned(fromByteOffset: offset, as: UInt.self)
+                {
+                    return false
+                }
+                return true
+            }
+        }
+    }
+}

@@ -42,7 +42,8 @@ protocol EncodingSink {
 /// after another. Anything else gives up, and the caller encodes again through the tree
 /// (`StoredValueEncoder`), whose result and errors are the reference: a failure of any kind,
 /// a repeated key, a second single value, writing into a container after a later one was
-/// written, or an option the sink path does not take (key conversion).
+/// written, a snake-case key that would read back as another name, or an option the sink path
+/// does not take (a custom key conversion).
 /// Giving up is sticky, and an error from the model's own code gives up too, so a model that
 /// catches an error and goes on cannot leave a torn or partly written value behind.
 enum SinkEncoding {
@@ -56,7 +57,7 @@ enum SinkEncoding {
         _ value: Value, root: SinkEncodingNode<Sink>, limits: Limits
     ) -> SinkEncodingContext<Sink>? {
         let context = root.context
-        guard case .useDefaultKeys = context.options.keys else { return nil }
+        guard context.shared.takesKeys else { return nil }
         context.top = root
         defer { context.top = nil }
         do {
@@ -65,7 +66,11 @@ enum SinkEncoding {
                 // `box` makes for a nested value would: one level down.
                 try root.checkNesting()
                 root.depth = 1
-                try root.runModelCode { try value.encode(to: root) }
+                if _slowPath(context.convertsKeys), let dictionary = context.stringKeyedDictionary(value) {
+                    try dictionary.writeEntries(into: root)
+                } else {
+                    try root.runModelCode { try value.encode(to: root) }
+                }
                 try root.activate()
                 try root.close(isNested: false)
             }
@@ -91,9 +96,18 @@ struct SinkAbandoned: Error {}
 /// instructions of a settings-sized one.
 final class SinkOptions: Sendable {
     let encoder: StoredValueEncoder
+    /// Keys are written in snake case (``StoredValueEncoder/KeyStrategy/snakeCase``).
+    let convertsKeys: Bool
+    /// The sink takes the key strategy (all but a custom one).
+    let takesKeys: Bool
 
     init(_ encoder: StoredValueEncoder) {
         self.encoder = encoder
+        switch encoder.keys {
+        case .useDefaultKeys: (convertsKeys, takesKeys) = (false, true)
+        case .snakeCase: (convertsKeys, takesKeys) = (true, true)
+        case .custom: (convertsKeys, takesKeys) = (false, false)
+        }
     }
 }
 
@@ -110,10 +124,26 @@ final class SinkEncodingContext<Sink: EncodingSink> {
     /// Set once, by the first thing the sink path does not take.
     @exclusivity(unchecked) var abandoned = false
     @exclusivity(unchecked) var stack = StackCheck()
+    /// Whether keys are written in snake case (``StoredValueEncoder/KeyStrategy/snakeCase``).
+    let convertsKeys: Bool
 
     init(options: SinkOptions, sink: consuming Sink) {
         shared = options
         self.sink = sink
+        convertsKeys = options.convertsKeys
+    }
+
+    /// `key` in snake case, or `nil` where it would read back as another name.
+    func snakeCase(_ key: String) -> String? {
+        RecursionGuard.state.snakeCaseKeys.converted(key)
+    }
+
+    /// `value` as a `[String: Value]` dictionary, whose keys are written as they are (asked
+    /// where keys are converted); the cast is made only for a type whose values may be one.
+    @inline(never)
+    func stringKeyedDictionary<Value>(_ value: Value) -> (any StringKeyedDictionary)? {
+        guard TypeTraits.of(Value.self).mayBeStringKeyedDictionary else { return nil }
+        return value as? any StringKeyedDictionary
     }
 
     var options: StoredValueEncoder {
@@ -242,12 +272,21 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
         self
     }
 
-    /// Starts the entry for `key` of this keyed node.
+    /// Starts the entry for `key` of this keyed node, under the key strategy. A snake-case key
+    /// that would read back as another name gives up: the tree path refuses it with a message.
     @inline(__always)
-    func beginEntry(_ key: String) throws(SinkAbandoned) {
+    func beginEntry(for key: some CodingKey) throws(SinkAbandoned) {
         try activate()
         guard state == .keyed else { throw context.abandon() }
-        context.sink.beginEntry(key: key)
+        if _slowPath(context.convertsKeys) { return try beginConvertedEntry(key.stringValue) }
+        context.sink.beginEntry(key: key.stringValue)
+    }
+
+    /// Out of line, so the default keys' path stays as small as before snake case took it.
+    @inline(never)
+    private func beginConvertedEntry(_ key: String) throws(SinkAbandoned) {
+        guard let converted = context.snakeCase(key) else { throw context.abandon() }
+        context.sink.beginEntry(key: converted)
     }
 
     /// Starts the next element of this unkeyed node; returns its index.
@@ -291,7 +330,12 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
     func box<Value: Encodable>(_ value: Value, step: @autoclosure () -> CodingPathStep?) throws {
         guard try !boxKnown(value, step: step()) else { return }
         let child = try child(step: step())
-        try runModelCode { try value.encode(to: child) }
+        if _slowPath(context.convertsKeys), let dictionary = context.stringKeyedDictionary(value) {
+            // Its keys are data, written as they are (as the tree path and JSONEncoder do).
+            try dictionary.writeEntries(into: child)
+        } else {
+            try runModelCode { try value.encode(to: child) }
+        }
         try finish(child, isNested: true)
     }
 
@@ -467,13 +511,19 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
             try finish(node, isNested: true)
         case .dictionary(let dictionary):
             let node = try child(step: step())
-            node.state = .keyed
-            context.sink.beginDictionary()
-            for (key, value) in dictionary {
-                context.sink.beginEntry(key: key)
-                try node.writeTree(value, step: .key(StoredCodingKey(stringValue: key)))
-            }
+            try node.writeEntries(of: dictionary)
             try finish(node, isNested: true)
+        }
+    }
+
+    /// Opens this node's keyed container and writes `dictionary`'s entries into it, keys as
+    /// they are.
+    func writeEntries(of dictionary: StoredDictionary) throws {
+        state = .keyed
+        context.sink.beginDictionary()
+        for (key, value) in dictionary {
+            context.sink.beginEntry(key: key)
+            try writeTree(value, step: .key(StoredCodingKey(stringValue: key)))
         }
     }
 
@@ -533,15 +583,15 @@ struct SinkKeyedEncodingContainer<Key: CodingKey, Sink: EncodingSink>: KeyedEnco
     }
 
     mutating func encodeNil(forKey key: Key) throws {
-        try node.beginEntry(key.stringValue)
+        try node.beginEntry(for: key)
         sink.writeNull()
     }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-        try node.beginEntry(key.stringValue)
+        try node.beginEntry(for: key)
         sink.writeBool(value)
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        try node.beginEntry(key.stringValue)
+        try node.beginEntry(for: key)
         sink.writeString(value)
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { try writeInt(Int64(value), key) }
@@ -550,38 +600,38 @@ struct SinkKeyedEncodingContainer<Key: CodingKey, Sink: EncodingSink>: KeyedEnco
     mutating func encode(_ value: Int32, forKey key: Key) throws { try writeInt(Int64(value), key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { try writeInt(value, key) }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
-        try node.beginEntry(key.stringValue)
+        try node.beginEntry(for: key)
         node.writeInteger(UInt64(value))
     }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { try writeInt(Int64(value), key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { try writeInt(Int64(value), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try writeInt(Int64(value), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
-        try node.beginEntry(key.stringValue)
+        try node.beginEntry(for: key)
         node.writeInteger(value)
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        try node.beginEntry(key.stringValue)
+        try node.beginEntry(for: key)
         try node.write(value)
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        try node.beginEntry(key.stringValue)
+        try node.beginEntry(for: key)
         try node.write(value)
     }
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
-        try node.beginEntry(key.stringValue)
+        try node.beginEntry(for: key)
         try node.box(value, step: .key(key))
     }
 
     private mutating func writeInt(_ value: Int64, _ key: Key) throws {
-        try node.beginEntry(key.stringValue)
+        try node.beginEntry(for: key)
         sink.writeInt(value)
     }
 
     /// The child opened at `key`, or this node's when the sink path has given up.
     private func implicitChild(forKey key: Key, state: SinkEncodingNode<Sink>.State) -> SinkEncodingNode<Sink> {
         do {
-            try node.beginEntry(key.stringValue)
+            try node.beginEntry(for: key)
         } catch {
             return node
         }
@@ -601,7 +651,7 @@ struct SinkKeyedEncodingContainer<Key: CodingKey, Sink: EncodingSink>: KeyedEnco
 
     mutating func superEncoder() -> any Encoder {
         do {
-            try node.beginEntry(StoredCodingKey.superKey.stringValue)
+            try node.beginEntry(for: StoredCodingKey.superKey)
         } catch {
             return node
         }
@@ -776,12 +826,12 @@ extension SinkEncodingNode {
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension SinkKeyedEncodingContainer {
     mutating func encode(_ value: Int128, forKey key: Key) throws {
-        try node.beginEntry(key.stringValue)
+        try node.beginEntry(for: key)
         try node.write(wide: value)
     }
 
     mutating func encode(_ value: UInt128, forKey key: Key) throws {
-        try node.beginEntry(key.stringValue)
+        try node.beginEntry(for: key)
         try node.write(wide: value)
     }
 }
