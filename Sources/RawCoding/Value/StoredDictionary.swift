@@ -52,13 +52,12 @@ public struct StoredDictionary: Sendable {
                 self.index = index
             }
         } else if entries.count > 1 {
-            for position in 1..<entries.count {
-                let key = entries[position].key
-                if entries[..<position].contains(where: { KeyIndex.same($0.key, key) }) {
-                    removeDuplicates()
-                    break
+            let repeats = withKeys { keys in
+                (1..<keys.count).contains { position in
+                    (0..<position).contains { KeyIndex.same(keys[$0], keys[position]) }
                 }
             }
+            if repeats { removeDuplicates() }
         }
     }
 
@@ -77,21 +76,51 @@ public struct StoredDictionary: Sendable {
     /// The position of `key`, if present.
     public func position(of key: String) -> Int? {
         if let index { return index.find(key, in: entries) }
-        return entries.firstIndex { KeyIndex.same($0.key, key) }
+        return withKeys { keys in (0..<keys.count).first { KeyIndex.same(keys[$0], key) } }
     }
 
     /// The position of `key`, searching from `hint` first: decoders read a type's properties
     /// in the order it wrote them, so the next key is usually right after the last one.
+    ///
+    /// Keys are read in place (``withKeys(_:)``): `entries[position].key` copied the whole
+    /// entry, its value retained and released, for each key passed over.
     func position(of key: String, startingAt hint: Int) -> Int? {
-        if hint < entries.count, KeyIndex.same(entries[hint].key, key) { return hint }
-        if index == nil, hint < entries.count {
-            for position in (hint + 1)..<entries.count where KeyIndex.same(entries[position].key, key) {
-                return position
-            }
-            for position in 0..<hint where KeyIndex.same(entries[position].key, key) { return position }
-            return nil
+        guard hint < entries.count else { return position(of: key) }
+        let found = withKeys { keys -> Int? in
+            if KeyIndex.same(keys[hint], key) { return hint }
+            guard index == nil else { return nil }
+            for position in (hint + 1)..<keys.count where KeyIndex.same(keys[position], key) { return position }
+            for position in 0..<hint where KeyIndex.same(keys[position], key) { return position }
+            return -1
         }
+        if let found { return found < 0 ? nil : found }
         return position(of: key)
+    }
+
+    /// Calls `body` with the entries' keys, read in place.
+    @inline(__always)
+    func withKeys<Result>(_ body: (EntryKeys) -> Result) -> Result {
+        EntryKeys.of(entries, body)
+    }
+
+    /// The keys of a buffer of entries, each read where it is: an entry's key is its first
+    /// element, at the entry's own address (a tuple's elements are laid out in order).
+    struct EntryKeys {
+        let entries: UnsafeBufferPointer<Element>
+
+        var count: Int { entries.count }
+
+        /// Calls `body` with the keys of `entries`.
+        @inline(__always)
+        static func of<Result>(_ entries: [Element], _ body: (EntryKeys) -> Result) -> Result {
+            entries.withUnsafeBufferPointer { body(EntryKeys(entries: $0)) }
+        }
+
+        subscript(position: Int) -> String {
+            @inline(__always) unsafeAddress {
+                UnsafeRawPointer(entries.baseAddress! + position).assumingMemoryBound(to: String.self)
+            }
+        }
     }
 
     /// The value for `key`; setting `nil` removes the entry.
@@ -226,11 +255,13 @@ struct KeyIndex: Sendable {
     func find(_ key: String, in entries: [StoredDictionary.Element]) -> Int? {
         let mask = slots.count - 1
         var slot = Self.hash(key) & mask
-        while true {
-            let stored = Int(slots[slot])
-            if stored == 0 { return nil }
-            if Self.same(entries[stored - 1].key, key) { return stored - 1 }
-            slot = (slot + 1) & mask
+        return StoredDictionary.EntryKeys.of(entries) { keys in
+            while true {
+                let stored = Int(slots[slot])
+                if stored == 0 { return nil }
+                if Self.same(keys[stored - 1], key) { return stored - 1 }
+                slot = (slot + 1) & mask
+            }
         }
     }
 
@@ -246,7 +277,7 @@ struct KeyIndex: Sendable {
                 slots[slot] = Int32(truncatingIfNeeded: position + 1)
                 return true
             }
-            if Self.same(entries[stored - 1].key, key) { return false }
+            if StoredDictionary.EntryKeys.of(entries, { Self.same($0[stored - 1], key) }) { return false }
             slot = (slot + 1) & mask
         }
     }
