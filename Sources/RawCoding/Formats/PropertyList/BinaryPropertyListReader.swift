@@ -319,7 +319,10 @@ struct BinaryPropertyListParser {
         entries.reserveCapacity(count)
         for position in 0..<count {
             let keyOffset = contents + position * referenceSize
-            let key = try keyText(try object(try reference(at: keyOffset)), at: keyOffset, in: start)
+            let keyObject = try object(try reference(at: keyOffset))
+            // Not through a method taking the key: passing the parser to a call that is not
+            // inlined copied it, for every entry.
+            guard case .string(let key) = keyObject else { throw keyFailure(keyObject, at: keyOffset, in: start) }
             do {
                 entries.append((key, try object(try reference(at: contents + (count + position) * referenceSize))))
             } catch {
@@ -330,11 +333,8 @@ struct BinaryPropertyListParser {
     }
 
     @inline(never)
-    func keyText(_ key: StoredValue, at offset: Int, in start: Int) throws(FormatFailure) -> String {
-        guard case .string(let name) = key else {
-            throw malformed("dictionary at \(start) has a key of kind \(key.kindName), not a string", at: offset)
-        }
-        return name
+    func keyFailure(_ key: StoredValue, at offset: Int, in start: Int) -> FormatFailure {
+        malformed("dictionary at \(start) has a key of kind \(key.kindName), not a string", at: offset)
     }
 
     func scalar(at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
