@@ -93,6 +93,10 @@ final class DecodingNode: Decoder, CodingPathNode {
     /// The marks of this node's value, where the context marks and the value was reached from
     /// the root through keys alone.
     var mark: TreeMark?
+    /// The dictionary its keyed containers read (keys converted), set when one is made. Held
+    /// here, not by each container: `KeyedDecodingContainer`'s box copies its container on
+    /// every call, and a container of one reference costs one retain to copy.
+    @exclusivity(unchecked) var keyed = StoredDictionary()
 
     /// The coding path above the root node, where another decoder handed the value over; empty
     /// below the root.
@@ -134,8 +138,8 @@ final class DecodingNode: Decoder, CodingPathNode {
             }
             throw mismatch([String: Any].self, value, step: nil)
         }
-        let keyed = context.usesDefaultKeys || keepsKeys ? dictionary : convertKeys(dictionary)
-        return KeyedDecodingContainer(StoredKeyedDecodingContainer<Key>(node: self, dictionary: keyed))
+        keyed = context.usesDefaultKeys || keepsKeys ? dictionary : convertKeys(dictionary)
+        return KeyedDecodingContainer(StoredKeyedDecodingContainer<Key>(node: self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

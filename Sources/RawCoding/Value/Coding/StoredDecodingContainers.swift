@@ -3,7 +3,11 @@ import Foundation
 /// The keyed container of a ``DecodingNode``.
 struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let node: DecodingNode
-    let dictionary: StoredDictionary
+
+    /// The node's dictionary (``DecodingNode/keyed``).
+    private var dictionary: StoredDictionary {
+        _read { yield node.keyed }
+    }
 
     var codingPath: [any CodingKey] { node.codingPath }
     var allKeys: [Key] {
