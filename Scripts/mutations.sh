@@ -289,6 +289,20 @@ line: guard emitted <= limits.maximumInputBytes else { throw .leftToTree }
 becomes: guard true else { throw .leftToTree }
 tests: StreamingXMLConversionTests
 
+name: a key lookup from a hint does not wrap around to the keys before it
+file: Sources/RawCoding/Value/StoredDictionary.swift
+after: func position(of key: String, startingAt hint: Int) -> Int? {
+line: for position in 0..<hint where KeyIndex.same(keys[position], key) { return position }
+becomes: for position in 0..<0 where KeyIndex.same(keys[position], key) { return position }
+tests: KeyLookupTests
+
+name: a binary property list's dictionary takes a key of any kind as its text
+file: Sources/RawCoding/Formats/PropertyList/BinaryPropertyListReader.swift
+after: mutating func dictionary(at start: Int, marker: UInt8) throws(FormatFailure) -> StoredValue {
+line: guard case .string(let key) = keyObject else { throw keyFailure(keyObject, at: keyOffset, in: start) }
+becomes: let key: String; if case .string(let text) = keyObject { key = text } else { key = "\(keyObject)" }
+tests: BinaryPropertyListTests
+
 name: key comparison takes one small string for the flag of both
 file: Sources/RawCoding/Value/StoredDictionary.swift
 after: static func same(_ lhs: String, _ rhs: String) -> Bool {
