@@ -314,7 +314,13 @@ struct JSONScan {
             guard cursor < bytes.count else { return nil }
             let byte = bytes[cursor]
             if byte == UInt8(ascii: "\"") { break }
-            guard byte == UInt8(ascii: "\\") else { return nil }  // a control character
+            if byte != UInt8(ascii: "\\") {
+                // A plain byte within the input's last eight, which the words above leave.
+                guard byte >= 0x20 else { return nil }  // a control character
+                high |= UInt64(byte)
+                cursor += 1
+                continue
+            }
             if firstEscape == nil { firstEscape = (cursor, high) }
             guard cursor + 1 < bytes.count, JSONStringBytes.unescaped(bytes[cursor + 1]) != nil else {
                 return parsedString(from: start, firstEscape: firstEscape.unsafelyUnwrapped)
