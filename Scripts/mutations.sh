@@ -289,6 +289,13 @@ line: guard emitted <= limits.maximumInputBytes else { throw .leftToTree }
 becomes: guard true else { throw .leftToTree }
 tests: StreamingXMLConversionTests
 
+name: the scan leaves an escaped string with plain bytes in the input's last eight
+file: Sources/RawCoding/Formats/JSON/JSONScan.swift
+after: private func escapedString(from start: Int) -> (string: String, end: Int)? {
+line: guard byte >= 0x20 else { return nil }  // a control character
+becomes: guard byte >= 0x20 && false else { return nil }  // a control character
+tests: JSONScanTailTests
+
 name: a key lookup from a hint does not wrap around to the keys before it
 file: Sources/RawCoding/Value/StoredDictionary.swift
 after: func position(of key: String, startingAt hint: Int) -> Int? {
