@@ -86,15 +86,13 @@ public struct StoredDictionary: Sendable {
     /// entry, its value retained and released, for each key passed over.
     func position(of key: String, startingAt hint: Int) -> Int? {
         guard hint < entries.count else { return position(of: key) }
-        let found = withKeys { keys -> Int? in
-            if KeyIndex.same(keys[hint], key) { return hint }
-            guard index == nil else { return nil }
+        if withKeys({ KeyIndex.same($0[hint], key) }) { return hint }
+        if let index { return index.find(key, in: entries) }
+        return withKeys { keys in
             for position in (hint + 1)..<keys.count where KeyIndex.same(keys[position], key) { return position }
             for position in 0..<hint where KeyIndex.same(keys[position], key) { return position }
-            return -1
+            return nil
         }
-        if let found { return found < 0 ? nil : found }
-        return position(of: key)
     }
 
     /// Calls `body` with the entries' keys, read in place.
@@ -268,17 +266,19 @@ struct KeyIndex: Sendable {
     /// Adds `entries[position]`'s key; `false` (and nothing added) when the key is there already.
     mutating func insert(_ position: Int, in entries: [StoredDictionary.Element]) -> Bool {
         if (position + 1) * 2 > slots.count { grow(entries) }
-        let key = entries[position].key
         let mask = slots.count - 1
-        var slot = Self.hash(key) & mask
-        while true {
-            let stored = Int(slots[slot])
-            if stored == 0 {
-                slots[slot] = Int32(truncatingIfNeeded: position + 1)
-                return true
+        return StoredDictionary.EntryKeys.of(entries) { keys in
+            let key = keys[position]
+            var slot = Self.hash(key) & mask
+            while true {
+                let stored = Int(slots[slot])
+                if stored == 0 {
+                    slots[slot] = Int32(truncatingIfNeeded: position + 1)
+                    return true
+                }
+                if Self.same(keys[stored - 1], key) { return false }
+                slot = (slot + 1) & mask
             }
-            if StoredDictionary.EntryKeys.of(entries, { Self.same($0[stored - 1], key) }) { return false }
-            slot = (slot + 1) & mask
         }
     }
 
@@ -286,10 +286,12 @@ struct KeyIndex: Sendable {
         let old = slots
         slots = Array(repeating: 0, count: old.count * 2)
         let mask = slots.count - 1
-        for stored in old where stored != 0 {
-            var slot = Self.hash(entries[Int(stored) - 1].key) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = stored
+        StoredDictionary.EntryKeys.of(entries) { keys in
+            for stored in old where stored != 0 {
+                var slot = Self.hash(keys[Int(stored) - 1]) & mask
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = stored
+            }
         }
     }
 }
