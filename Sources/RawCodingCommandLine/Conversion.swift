@@ -13,7 +13,7 @@ struct Conversion {
 
     init(options: ConvertOptions) {
         self.options = options
-        mapping = FormatMapping(roundingNumbers: options.roundsNumbers)
+        mapping = FormatMapping(roundingNumbers: options.roundsNumbers, nulls: options.nulls)
     }
 
     /// Converts `data` to XML piece by piece, writing each piece as it is finished, when it is
@@ -84,10 +84,12 @@ struct Conversion {
         _ data: Data, to target: OutputFormat, io: ToolIO,
         _ convert: (_ emit: ([UInt8]) throws -> Void, _ streamed: inout FormatMapping) throws -> Bool
     ) throws(ToolFailure) -> Bool {
-        guard options.target == target, data.count > Self.streamingThreshold,
-            options.source.format(for: data) is JSONTreeFormat
+        // Dropping a null removes its key or element, which the streaming writers, fed one
+        // scalar at a time, cannot do: such conversions go through the tree.
+        guard options.target == target, data.count > Self.streamingThreshold, options.nulls != .drop,
+            options.source.format(for: data, path: options.input) is JSONTreeFormat
         else { return false }
-        var streamed = FormatMapping(roundingNumbers: options.roundsNumbers)
+        var streamed = FormatMapping(roundingNumbers: options.roundsNumbers, nulls: options.nulls)
         let written: Bool
         do {
             // The two closures never call each other back; the rule that forbids passing one
@@ -106,7 +108,7 @@ struct Conversion {
     /// - Throws: The tool's input failure, naming the file, the format and the place.
     mutating func convert(_ data: Data) throws(ToolFailure) -> [UInt8] {
         do throws(ConvertFailure) {
-            return try convertTree(data, in: options.source.format(for: data))
+            return try convertTree(data, in: options.source.format(for: data, path: options.input))
         } catch {
             throw error.toolFailure(for: options.input)
         }
@@ -151,14 +153,14 @@ enum ConvertFailure: Error {
     /// - `FILE: <format> error at <position>: <reason>` for reading;
     /// - `FILE: <reason>` for mapping;
     /// - `FILE: the <format> cannot hold the value at <path>: <reason>` for writing.
-    func toolFailure(for path: String) -> ToolFailure {
+    func toolFailure(for path: String, under: [any CodingKey] = []) -> ToolFailure {
         switch self {
         case .reading(let failure, let format):
             return .input(Document.errorLine(path: path, format: format, failure: failure))
         case .mapping(let failure):
             return .input("\(Document.display(path)): \(failure.description)")
         case .writing(let failure, let format):
-            let error = RawCodingError(failure, subject: StoredValue.self)
+            let error = RawCodingError(failure, subject: StoredValue.self, under: under)
             let place = error.codingPath.isEmpty ? "" : " at \(Document.shortPath(error))"
             return .input(
                 "\(Document.display(path)): the \(format.formatName) cannot hold the value\(place): \(Document.inToolWords(error.reason))"

@@ -28,13 +28,14 @@ enum ConvertCommand {
     }
 
     /// `tree` in `format`; what the format cannot hold is an input error naming its path.
-    static func write(_ tree: StoredValue, as format: OutputFormat, limits: Limits, name: String) throws(ToolFailure)
-        -> [UInt8]
-    {
+    /// `under` is where `tree` sits in its document, for the paths in messages.
+    static func write(
+        _ tree: StoredValue, as format: OutputFormat, limits: Limits, name: String, under: [any CodingKey] = []
+    ) throws(ToolFailure) -> [UInt8] {
         do throws(ConvertFailure) {
             return try Conversion.write(tree, as: format, limits: limits)
         } catch {
-            throw error.toolFailure(for: name)
+            throw error.toolFailure(for: name, under: under)
         }
     }
 }

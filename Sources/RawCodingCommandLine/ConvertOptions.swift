@@ -19,6 +19,10 @@ struct ConvertOptions {
                              and data URLs as data (data): --restore dates,data
           --round-numbers    into a property list, write a JSON number of more than 17
                              significant digits as the nearest real instead of stopping
+          --nulls WHAT       into a property list, what a JSON null becomes: refuse (the
+                             default: stop, naming its path), drop (leave out its key or
+                             array element) or string (the string $null, as Foundation's
+                             property-list encoders write nil); the paths are noted
           --max-bytes N      largest input (default \(ToolLimits.sizeText(ToolLimits.default.maximumInputBytes)); K, M, G suffixes)
           --max-depth N      deepest nesting (default \(ToolLimits.default.maximumDepth))
           --max-values N     most values (default \(ToolLimits.default.maximumValueCount))
@@ -32,7 +36,8 @@ struct ConvertOptions {
         Mapping: in JSON a date is ISO 8601 text in UTC with every fractional digit it needs,
         and data is Base64 text in a data URL (data:;base64,AP8Q); each such change is noted on
         standard error, as is a real with a whole value, which JSON writes as an integer. JSON
-        null cannot go into a property list: it is an error naming its path. A JSON number
+        null cannot go into a property list: it is an error naming its path, unless --nulls
+        says what to do with it. A JSON number
         becomes the nearest real (a Double) when it has at most 17 significant digits, as in
         every other tool (0.10000000000000001 is 0.1); with more, it stops the conversion
         unless --round-numbers is given. XML property lists keep whole seconds only: a dropped
@@ -45,11 +50,13 @@ struct ConvertOptions {
     var source: InputFormat
     var restore: FormatMapping.Restore
     var roundsNumbers: Bool
+    var nulls: FormatMapping.Nulls
     var limits: Limits
 
     init(
         input: String, output: String, target: OutputFormat, source: InputFormat = .auto,
-        restore: FormatMapping.Restore = [], roundsNumbers: Bool = false, limits: Limits = ToolLimits.default
+        restore: FormatMapping.Restore = [], roundsNumbers: Bool = false, nulls: FormatMapping.Nulls = .refuse,
+        limits: Limits = ToolLimits.default
     ) {
         self.input = input
         self.output = output
@@ -57,6 +64,7 @@ struct ConvertOptions {
         self.source = source
         self.restore = restore
         self.roundsNumbers = roundsNumbers
+        self.nulls = nulls
         self.limits = limits
     }
 
@@ -64,7 +72,8 @@ struct ConvertOptions {
     /// - Throws: A usage failure naming what is wrong.
     init(parsing arguments: [String]) throws(ToolFailure) {
         let parsed = try Arguments(
-            arguments, valued: Set(["--to", "--from", "-o", "--output", "--restore"]).union(ToolLimits.options),
+            arguments,
+            valued: Set(["--to", "--from", "-o", "--output", "--restore", "--nulls"]).union(ToolLimits.options),
             flags: ["--round-numbers"],
             command: "convert")
         guard parsed.positional.count == 1 else {
@@ -79,6 +88,7 @@ struct ConvertOptions {
         source = try InputFormat.read(parsed.values["--from"])
         restore = try FormatMapping.Restore.read(parsed.values["--restore"])
         roundsNumbers = parsed.flags.contains("--round-numbers")
+        nulls = try FormatMapping.Nulls.read(parsed.values["--nulls"])
         limits = try ToolLimits.read(parsed)
     }
 }

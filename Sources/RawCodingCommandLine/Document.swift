@@ -5,9 +5,14 @@ import RawCoding
 enum InputFormat: String, CaseIterable {
     case auto, json, xml, binary, openstep
 
-    func format(for data: Data) -> any TreeFormat {
+    /// The format to read `data` in: the one `--from` names, else JSON for a file named
+    /// `*.json` (so its errors are JSON errors, and a bare word in it is not an OpenStep string),
+    /// else the one its bytes show.
+    func format(for data: Data, path: String) -> any TreeFormat {
         switch self {
-        case .auto: TreeFormats.detect(data)
+        case .auto:
+            path.lowercased().hasSuffix(".json") && !BinaryPropertyListTreeFormat.hasSignature(data)
+                ? JSONTreeFormat() : TreeFormats.detect(data)
         case .json: JSONTreeFormat()
         case .xml: XMLPropertyListTreeFormat()
         case .binary: BinaryPropertyListTreeFormat()
@@ -80,7 +85,7 @@ enum Document {
     static func tree(
         _ data: Data, path: String, from input: InputFormat, limits: Limits
     ) throws(ToolFailure) -> (tree: StoredValue, format: any TreeFormat) {
-        let format = input.format(for: data)
+        let format = input.format(for: data, path: path)
         do {
             return (try format.readTree(data, limits: limits), format)
         } catch {
@@ -92,7 +97,14 @@ enum Document {
         let error = RawCodingError(failure, subject: StoredValue.self)
         let position = error.position.map(positionText) ?? "the end"
         let place = error.codingPath.isEmpty ? "" : " (in \(shortPath(error)))"
-        return "\(display(path)): \(format.formatName) error at \(position): \(inToolWords(error.reason))\(place)"
+        let truncated =
+            !failure.endsEarly
+            ? ""
+            : format is BinaryPropertyListTreeFormat
+                ? "; a binary property list ends with a 32-byte trailer, and these bytes are not one: the file looks truncated or damaged"
+                : "; the input ends inside a value: the file looks truncated"
+        return
+            "\(display(path)): \(format.failureName) error at \(position): \(inToolWords(error.reason))\(place)\(truncated)"
     }
 
     /// A library message with the tool's option in place of each `Limits` property it names

@@ -129,19 +129,21 @@ enum EditedDocument {
     }
 
     /// `tree` mapped for `target` (`restoring` as `--restore` says), written to `output`, with
-    /// the mapping's notes on standard error.
+    /// the mapping's notes on standard error. `under` is where `tree` sits in its document (an
+    /// extracted value's key path): messages give paths from the document's root.
     static func write(
         _ tree: StoredValue, as target: OutputFormat, to output: String, name: String,
-        restoring restore: FormatMapping.Restore = [], limits: Limits, io: ToolIO
+        restoring restore: FormatMapping.Restore = [], under steps: [KeyPathStep] = [], limits: Limits, io: ToolIO
     ) throws(ToolFailure) {
         var mapping = FormatMapping()
         let mapped: StoredValue
+        let under = steps.map(\.codingKey)
         do {
-            mapped = try mapping.map(tree, to: target, restoring: restore)
+            mapped = try mapping.map(tree, to: target, restoring: restore, under: under)
         } catch {
             throw .input("\(Document.display(name)): \(error.description)")
         }
-        var bytes = try ConvertCommand.write(mapped, as: target, limits: limits, name: name)
+        var bytes = try ConvertCommand.write(mapped, as: target, limits: limits, name: name, under: under)
         if target.isJSON { bytes.append(UInt8(ascii: "\n")) }
         for note in mapping.notes { io.message("rawcoding: \(note)") }
         try Document.write(bytes, to: output, io: io)

@@ -43,7 +43,8 @@ enum ExtractCommand {
         if raw {
             try Document.write(Array((ValueText.raw(value) + "\n").utf8), to: "-", io: io)
         } else {
-            try EditedDocument.write(value, as: target, to: "-", name: path, restoring: restore, limits: limits, io: io)
+            try EditedDocument.write(
+                value, as: target, to: "-", name: path, restoring: restore, under: steps, limits: limits, io: io)
         }
         return 0
     }

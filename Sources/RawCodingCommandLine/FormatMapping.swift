@@ -8,7 +8,9 @@ import RawCoding
 ///   every fractional digit the date needs), data becomes Base64 text in a data URL
 ///   (`data:;base64,AP8QgH8=`), so that it can be told from a string that happens to be Base64
 ///   (`"work"` is).
-/// - JSON → property list: `null` is an error naming its path (property lists have no null).
+/// - JSON → property list: `null` is an error naming its path (property lists have no null),
+///   unless `--nulls` says to drop it (its key or array element goes) or to write the string
+///   `$null` (as Foundation's property-list encoders write `nil`), noting the paths.
 ///   A number with at most 17 significant digits that no `Double` holds exactly (the
 ///   `%.17g` text of a double, such as `0.10000000000000001`) becomes the `Double` nearest to
 ///   it, as every other tool reads it; one with more digits is an error naming
@@ -40,14 +42,45 @@ struct FormatMapping {
         }
     }
 
-    /// A kind of change, counted with the path of its first occurrence.
+    /// What becomes of a JSON `null` going into a property list (`--nulls`).
+    enum Nulls: String, CaseIterable {
+        /// Stop the conversion, naming the null's path (plutil refuses nulls too).
+        case refuse
+        /// Leave the null out: its dictionary entry or array element goes.
+        case drop
+        /// Write the string `$null`, as Foundation's property-list encoders write `nil`.
+        case string
+
+        static func read(_ text: String?) throws(ToolFailure) -> Nulls {
+            guard let text else { return .refuse }
+            guard let nulls = Nulls(rawValue: text) else {
+                throw .usage("--nulls takes refuse, drop or string, not \(text)")
+            }
+            return nulls
+        }
+    }
+
+    /// A kind of change, counted with the paths of its first occurrences.
     struct Change {
+        /// How many paths a note lists.
+        static let pathsListed = 5
+
         var count = 0
-        var firstPath = ""
+        var paths: [String] = []
+
+        var firstPath: String { paths.first ?? "" }
 
         mutating func note(_ path: () -> String) {
-            if count == 0 { firstPath = path() }
+            if count < Self.pathsListed { paths.append(path()) }
             count += 1
+        }
+
+        /// `a, b and c`, or `a, b, c, d, e and 12 more`.
+        var listedPaths: String {
+            let rest = count - paths.count
+            if rest > 0 { return paths.joined(separator: ", ") + " and \(rest) more" }
+            guard paths.count > 1 else { return firstPath }
+            return paths.dropLast().joined(separator: ", ") + " and " + paths[paths.count - 1]
         }
     }
 
@@ -59,13 +92,20 @@ struct FormatMapping {
     var wholeReals = Change()
     var restorableText = Change()
     var roundedNumbers = Change()
+    var droppedNulls = Change()
+    var nullStrings = Change()
     var stack = StackCheck()
     /// Whether numbers of more than 17 significant digits become the nearest `Double` in a
     /// property list (`--round-numbers`) instead of stopping the conversion.
     var roundsNumbers = false
+    /// What a null going into a property list becomes (`--nulls`), when the command takes
+    /// that option (`convert`, `-convert`); `nil` where it does not (a refused null's message
+    /// then names no option).
+    var nulls: Nulls?
 
-    init(roundingNumbers: Bool = false) {
+    init(roundingNumbers: Bool = false, nulls: Nulls? = nil) {
         roundsNumbers = roundingNumbers
+        self.nulls = nulls
     }
 
     /// The most significant digits a number may have for its nearest `Double` to be taken
@@ -73,12 +113,20 @@ struct FormatMapping {
     /// `%.17g` text.
     static let digitsOfADouble = 17
 
-    /// `tree` ready for `output`.
-    mutating func map(_ tree: StoredValue, to output: OutputFormat, restoring restore: Restore) throws(ToolFailure)
-        -> StoredValue
-    {
-        var path: [any CodingKey] = []
+    /// `tree` ready for `output`; `under` is where `tree` sits in its document (an extracted
+    /// value's key path), so that messages give paths from the document's root.
+    mutating func map(
+        _ tree: StoredValue, to output: OutputFormat, restoring restore: Restore, under: [any CodingKey] = []
+    ) throws(ToolFailure) -> StoredValue {
+        var path = under
         return try map(tree, to: output, restore: restore, path: &path)
+    }
+
+    /// Whether `value` is a null that `--nulls drop` leaves out of `output` (noting its path).
+    private mutating func drops(_ value: StoredValue, to output: OutputFormat, path: [any CodingKey]) -> Bool {
+        guard nulls == .drop, !output.isJSON, value == .null else { return false }
+        droppedNulls.note { CodingPathFormatter.render(path) }
+        return true
     }
 
     private mutating func map(
@@ -96,6 +144,10 @@ struct FormatMapping {
             for (index, element) in elements.enumerated() {
                 path.append(StoredCodingKey(index: index))
                 defer { path.removeLast() }
+                if drops(element, to: output, path: path) {
+                    if mapped == nil { mapped = Array(elements[..<index]) }
+                    continue
+                }
                 let new = try map(element, to: output, restore: restore, path: &path)
                 if mapped == nil, new != element {
                     mapped = Array(elements[..<index])
@@ -109,6 +161,12 @@ struct FormatMapping {
             for (position, (key, element)) in dictionary.enumerated() {
                 path.append(StoredCodingKey(stringValue: key))
                 defer { path.removeLast() }
+                if drops(element, to: output, path: path) {
+                    if mapped == nil {
+                        mapped = StoredDictionary(dictionary.prefix(position).map { ($0.key, $0.value) })
+                    }
+                    continue
+                }
                 let new = try map(element, to: output, restore: restore, path: &path)
                 if mapped == nil, new != element {
                     mapped = StoredDictionary(dictionary.prefix(position).map { ($0.key, $0.value) })
@@ -170,7 +228,17 @@ struct FormatMapping {
             if digits > Self.digitsOfADouble { roundedNumbers.note(path) }
             return .double(double)
         case .null where !output.isJSON:
-            throw .input("null at \(path()) cannot be written to a property list, which has no null value")
+            switch nulls {
+            case .string:
+                nullStrings.note(path)
+                return .string("$null")
+            case .refuse, .drop, nil:
+                // A null `drop` meets here is the whole document: there is nothing to leave it out of.
+                throw .input(
+                    "null at \(path()) cannot be written to a property list, which has no null value"
+                        + (nulls == .refuse
+                            ? "; --nulls drop leaves nulls out, --nulls string writes them as the string $null" : ""))
+            }
         case .string(let text) where !output.isJSON && !restore.isEmpty:
             if restore.contains(.dates), text.utf8.count >= 20, let date = DateText.dateFromISO8601(text) {
                 textToDates.note(path)
@@ -234,6 +302,15 @@ struct FormatMapping {
             "string(s) look like ISO 8601 dates or data URLs: --restore would read them back as dates or data")
         add(roundedNumbers, "number(s) of more than 17 significant digits were rounded to the nearest real")
         add(droppedFractions, "date(s) lost their fraction of a second: XML property lists store whole seconds")
+        if droppedNulls.count > 0 {
+            lines.append(
+                "note: \(droppedNulls.count) null(s) were left out (--nulls drop), at \(droppedNulls.listedPaths)")
+        }
+        if nullStrings.count > 0 {
+            lines.append(
+                "note: \(nullStrings.count) null(s) were written as the string $null (--nulls string), at \(nullStrings.listedPaths)"
+            )
+        }
         return lines
     }
 }

@@ -51,7 +51,7 @@ enum LintCommand {
     /// - Throws: The file's error line.
     static func check(_ path: String, from source: InputFormat, limits: Limits, io: ToolIO) throws(ToolFailure) {
         let data = try Document.bytes(of: path, io: io)
-        let json = source.format(for: data) as? JSONTreeFormat
+        let json = source.format(for: data, path: path) as? JSONTreeFormat
         if json?.acceptsWithoutTree(data, limits: limits) != true {
             _ = try Document.tree(data, path: path, from: source, limits: limits)
         }

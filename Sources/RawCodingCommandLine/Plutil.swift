@@ -46,8 +46,8 @@ enum Plutil {
           -o path           write the result to path (- for standard output)
           -e extension      with -convert, write beside each file with this extension
           --                the arguments after it are files
-        rawcoding's additions: --round-numbers (as for rawcoding convert), --max-bytes N,
-        --max-depth N, --max-values N, --max-expansion N.
+        rawcoding's additions: --round-numbers and --nulls refuse|drop|string (as for
+        rawcoding convert), --max-bytes N, --max-depth N, --max-values N, --max-expansion N.
 
         Edited and converted files are replaced atomically (a temporary file, flushed, renamed).
         Exit status: 0 on success, 1 on any failure.
@@ -69,18 +69,48 @@ enum Plutil {
         var fileExtension: String?
         var expect: String?
         var roundsNumbers = false
+        var nulls = FormatMapping.Nulls.refuse
         var limitOptions: [String: String] = [:]
     }
 
+    /// Every message of plutil's syntax starts `plutil:`, under either name, as plutil's own
+    /// do (the README and `-help` say so); the commands shared with `rawcoding`'s verbs write
+    /// `rawcoding:`, which this rewrites.
     static func run(_ arguments: [String], io: ToolIO, name: String) -> Int32 {
+        var io = io
+        let message = io.message
+        io.message = { line in
+            message(line.hasPrefix("rawcoding: ") ? "plutil: " + line.dropFirst("rawcoding: ".count) : line)
+        }
+        // -help anywhere (or --help, -h) shows the help: `plutil -convert --help` asks for it,
+        // and would otherwise read --help as the format.
+        if arguments.contains(where: { ["-help", "--help", "-h"].contains($0) }) {
+            return Tool.printed(help, io: io) == 0 ? 0 : 1
+        }
         do {
-            let request = try parse(arguments)
-            if request.command == "-help" { return Tool.printed(help, io: io) == 0 ? 0 : 1 }
-            return try perform(request, io: io)
+            return try perform(try parse(arguments), io: io)
         } catch {
-            io.message("\(name): \(error.description)")
+            io.message("plutil: \(error.description)")
             return 1
         }
+    }
+
+    /// The format names a command option takes.
+    static func formats(for command: String) -> [String] {
+        command == "-extract" ? ["xml1", "binary1", "json", "raw"] : ["xml1", "binary1", "json"]
+    }
+
+    /// Reads the format after `command`: one of ``formats(for:)``; a file name or anything
+    /// else is named as what it is, a missing format.
+    static func format(_ text: String, after command: String) throws(ToolFailure) -> String {
+        let names = formats(for: command)
+        guard !names.contains(text), !["swift", "objc"].contains(text) else { return text }
+        let usage = command == "-extract" ? "-extract keypath fmt file" : "\(command) fmt file"
+        let listed = names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+        throw .usage(
+            "\(command) needs a format before the files (\(usage)): \(listed); "
+                + (text.hasPrefix("-") ? "\(text) is an option, not a format" : "\(text) is not a format")
+                + "; see -help")
     }
 
     static func parse(_ arguments: [String]) throws(ToolFailure) -> Request {
@@ -94,10 +124,10 @@ enum Plutil {
             request.command = rest.removeFirst()
             switch request.command {
             case "-convert", "-create":
-                request.format = try next("a format")
+                request.format = try format(try next("a format"), after: request.command)
             case "-extract":
                 request.keyPath = try next("a keypath")
-                request.format = try next("a format")
+                request.format = try format(try next("a format"), after: request.command)
             case "-remove", "-type":
                 request.keyPath = try next("a keypath")
             case "-insert", "-replace":
@@ -124,6 +154,8 @@ enum Plutil {
             case "-n": request.noNewline = true
             case "-append": request.append = true
             case "--round-numbers": request.roundsNumbers = true
+            case "--nulls":
+                request.nulls = try FormatMapping.Nulls.read(try next("refuse, drop or string after --nulls"))
             case "-o": request.output = try next("a path after -o")
             case "-e": request.fileExtension = try next("an extension after -e")
             case "-expect": request.expect = try next("a type after -expect")
@@ -137,7 +169,9 @@ enum Plutil {
                 request.files.append(argument)
             }
         }
-        guard !request.files.isEmpty || request.command == "-help" else { throw .usage("no files given; see -help") }
+        guard !request.files.isEmpty || request.command == "-help" else {
+            throw .usage("\(request.command) needs a file (- for standard input); none was given; see -help")
+        }
         if request.append, request.command != "-insert" { throw .usage("-append goes with -insert") }
         return request
     }
@@ -184,7 +218,7 @@ enum Plutil {
             for file in request.files {
                 let options = ConvertOptions(
                     input: file, output: destination(of: file, request), target: target,
-                    roundsNumbers: request.roundsNumbers, limits: limits)
+                    roundsNumbers: request.roundsNumbers, nulls: request.nulls, limits: limits)
                 try ConvertCommand.run(options, io: io, quiet: request.silent)
             }
         case "-create":
@@ -210,7 +244,8 @@ enum Plutil {
                     try Document.write(Array((ValueText.raw(value) + newline).utf8), to: output, io: io)
                 } else {
                     let target = try outputFormat(request.format, readable: request.readable)
-                    try EditedDocument.write(value, as: target, to: output, name: file, limits: limits, io: io)
+                    try EditedDocument.write(
+                        value, as: target, to: output, name: file, under: steps, limits: limits, io: io)
                 }
             }
         default:

@@ -1,9 +1,10 @@
 extension RawCodingError {
     /// The error a codec reports for a reader's or writer's failure while handling `subject`.
-    package init(_ failure: FormatFailure, subject: Any.Type) {
+    /// `under` comes before the failure's own path: where the failing tree sits in a larger one.
+    package init(_ failure: FormatFailure, subject: Any.Type, under: [any CodingKey] = []) {
         self.init(
             kind: failure.kind, typeName: String(reflecting: subject),
-            codingPath: failure.path.map(\.codingKey),
+            codingPath: under + failure.path.map(\.codingKey),
             reason: failure.reason,
             position: failure.position)
     }

@@ -196,7 +196,7 @@ struct XMLPropertyListTests {
         ("<date>2020-02-30T00:00:00Z</date>", "invalid date"), ("<date>2020-01-01</date>", "invalid date"),
         ("<date>2020-01-01T25:00:00Z</date>", "invalid date"), ("<data>!!!!</data>", "invalid Base64"),
         ("<string><![CDATA[x</string>", "unterminated CDATA"), ("<!-- x", "unterminated comment"),
-        ("<string", "unterminated <string> tag"), ("text", "unexpected text"),
+        ("<string", "end of input inside the <string> tag"), ("text", "unexpected text"),
         ("<plist><plist/></plist>", "<plist> inside"),
     ]
 

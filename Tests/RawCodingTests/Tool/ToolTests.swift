@@ -99,12 +99,30 @@ struct ToolTests {
 
     /// Each command's output and errors, as a transcript: the command, its exit status, what
     /// it wrote to standard error and to standard output.
-    @Test func transcriptsOfOutputAndErrors() {
+    ///
+    /// The messages that once named the wrong problem are here too: a plutil format argument
+    /// left out, a file cut short (binary, XML, JSON, OpenStep), an empty file, text no format
+    /// fits, a broken `*.json` file read as JSON, a null's path from the document's root, and
+    /// plutil's syntax saying `plutil:`.
+    @Test func transcriptsOfOutputAndErrors() throws {
+        let settingsTree = try JSONTreeFormat().readTree(
+            try Data(contentsOf: URL(fileURLWithPath: Self.settings)), limits: .default)
+        let binary = try BinaryPropertyListTreeFormat().writeTree(settingsTree, limits: .default, loss: .refuse)
+        let xml = try XMLPropertyListTreeFormat().writeTree(settingsTree, limits: .default, loss: .refuse)
         let files: [String: Data] = [
             "null.json": Data(#"{"a":{"b":[1,null]}}"#.utf8),
             "decimal.json": Data(#"{"price":[0.10000000000000001]}"#.utf8),
             "bad.json": Data(#"{"a":[1,2"#.utf8),
             "when.json": Data(#"{"at":"2026-11-30T20:24:18.25Z","raw":"data:;base64,AP8="}"#.utf8),
+            "book.plist": Data(binary),
+            "cut.plist": Data(binary.prefix(200)),
+            "cut-xml.plist": Data(xml.prefix(300)),
+            "cut.strings": Data("\"a\" = \"b\";\n\"c\" = (".utf8),
+            "empty.plist": Data(),
+            "hello.plist": Data("hello world\n".utf8),
+            "config.json": Data("{a: 1}\n".utf8),
+            "word.json": Data("abc\n".utf8),
+            "nulls.json": Data(#"{"a":[1,null,{"b":null}],"c":null,"d":2}"#.utf8),
         ]
         let invocations: [[String]] = [
             ["extract", "account", Self.settings],
@@ -123,6 +141,21 @@ struct ToolTests {
             ["print", "when.json", "extra"],
             ["lint", "bad.json", "when.json", "missing.json"],
             ["fixtures", "list"],
+            ["-extract", "Author", "book.plist"],
+            ["-convert", "--help"],
+            ["-convert", "xml1"],
+            ["-extract", "account.email", "raw", "book.plist"],
+            ["-extract", "a", "xml1", "-o", "-", "null.json"],
+            ["-p", "missing.plist"],
+            ["lint", "cut.plist", "cut-xml.plist", "bad.json", "cut.strings"],
+            ["lint", "empty.plist", "hello.plist", "config.json", "word.json"],
+            ["lint", "word.json", "--from", "openstep"],
+            ["extract", "a", "null.json", "--to", "xml"],
+            ["convert", "nulls.json", "--to", "xml", "--nulls", "drop"],
+            ["convert", "nulls.json", "--to", "json", "--nulls", "drop"],
+            ["convert", "nulls.json", "--to", "binary", "--nulls", "string", "-o", "nulls.plist"],
+            ["convert", "nulls.json", "--to", "xml", "--nulls", "keep"],
+            ["-convert", "xml1", "--nulls", "drop", "-o", "-", "nulls.json"],
         ]
         var transcript = ""
         for arguments in invocations {
@@ -151,7 +184,8 @@ struct ToolTests {
         #expect(null.output.isEmpty)
         #expect(
             null.messagesText
-                == "rawcoding: <stdin>: null at a.b[1] cannot be written to a property list, which has no null value\n")
+                == "rawcoding: <stdin>: null at a.b[1] cannot be written to a property list, which has no null value; --nulls drop leaves nulls out, --nulls string writes them as the string $null\n"
+        )
 
         let limited = ToolRun.run(["convert", Self.settings, "--to", "xml", "--max-bytes", "64"])
         #expect(limited.status == 1)
@@ -318,7 +352,7 @@ struct FixturesCheckToolTests {
         let lines = check.outputText.replacingOccurrences(of: folder, with: "Fixtures")
         #expect(
             lines == """
-                Fixtures/S/Broken.json: JSON error at 1:6 (byte offset 5): unexpected end of input; expected a value (in a)
+                Fixtures/S/Broken.json: JSON error at 1:6 (byte offset 5): unexpected end of input; expected a value (in a); the input ends inside a value: the file looks truncated
                 Fixtures/S/Pinned-v1.json: not in canonical JSON form (first difference at byte offset 2)
                 Fixtures/S/Unsorted.json: not in canonical JSON form (first difference at byte offset 2)
                 4 file(s) checked under Fixtures

@@ -30,9 +30,14 @@ struct JSON5Parser {
         .malformed(reason, at: InputPosition(byteOffset: offset, inText: bytes))
     }
 
+    /// Malformed because the input ends inside a value or comment.
+    func endedEarly(_ reason: String, at offset: Int) -> FormatFailure {
+        .endedEarly(reason, at: InputPosition(byteOffset: offset, inText: bytes))
+    }
+
     func unexpected(at offset: Int, expecting expected: String) -> FormatFailure {
         guard offset < bytes.count else {
-            return malformed("unexpected end of input; expected \(expected)", at: offset)
+            return endedEarly("unexpected end of input; expected \(expected)", at: offset)
         }
         let byte = bytes[offset]
         let what =
@@ -78,7 +83,7 @@ struct JSON5Parser {
                     let start = index
                     index += 2
                     while true {
-                        guard index + 1 < bytes.count else { throw malformed("unterminated comment", at: start) }
+                        guard index + 1 < bytes.count else { throw endedEarly("unterminated comment", at: start) }
                         if bytes[index] == UInt8(ascii: "*"), bytes[index + 1] == UInt8(ascii: "/") { break }
                         index += 1
                     }
@@ -305,7 +310,7 @@ struct JSON5Parser {
         index += 1
         var output: [UInt8] = []
         while true {
-            guard index < bytes.count else { throw malformed("unterminated string", at: start) }
+            guard index < bytes.count else { throw endedEarly("unterminated string", at: start) }
             let byte = bytes[index]
             if byte == quote {
                 index += 1
@@ -331,7 +336,7 @@ struct JSON5Parser {
     mutating func parseEscape(into output: inout [UInt8]) throws(FormatFailure) {
         let escape = index
         index += 1
-        guard index < bytes.count else { throw malformed("unterminated escape", at: escape) }
+        guard index < bytes.count else { throw endedEarly("unterminated escape", at: escape) }
         let byte = bytes[index]
         index += 1
         switch byte {

@@ -92,10 +92,15 @@ struct JSONParser {
         .malformed(reason, at: position(offset))
     }
 
+    /// Malformed because the input ends inside a value.
+    func endedEarly(_ reason: String, at offset: Int) -> FormatFailure {
+        .endedEarly(reason, at: position(offset))
+    }
+
     /// "unexpected end of input" or "unexpected character 'x'", for the byte at `offset`.
     func unexpected(at offset: Int, expecting expected: String) -> FormatFailure {
         guard offset < bytes.count else {
-            return malformed("unexpected end of input; expected \(expected)", at: offset)
+            return endedEarly("unexpected end of input; expected \(expected)", at: offset)
         }
         return malformed("unexpected \(describe(bytes[offset])); expected \(expected)", at: offset)
     }
@@ -435,7 +440,7 @@ struct JSONParser {
             cursor += 2
             runStart = cursor
         }
-        throw malformed("unterminated string", at: start - 1)
+        throw endedEarly("unterminated string", at: start - 1)
     }
 
     /// Reads `\uXXXX` (and its low-surrogate partner) at `offset`; returns the offset after it.

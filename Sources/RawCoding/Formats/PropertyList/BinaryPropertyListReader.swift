@@ -90,7 +90,7 @@ struct BinaryPropertyListParser {
                 at: InputPosition(byteOffset: 0))
         }
         guard bytes.count >= 8 + 1 + 1 + Spec.Trailer.size else {
-            throw .malformed(
+            throw .endedEarly(
                 "input is \(bytes.count) bytes, too short for a header, an object, an offset and a trailer",
                 at: InputPosition(byteOffset: bytes.count))
         }
@@ -100,12 +100,12 @@ struct BinaryPropertyListParser {
         let (objectCount, rootObject, tableStart) = (fields.objectCount, fields.rootObject, fields.tableStart)
         let trailerPosition = InputPosition(byteOffset: trailer)
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
-            throw .malformed(
+            throw .endedEarly(
                 "the trailer gives offsets of \(offsetSize) bytes and references of \(referenceSize) bytes; both must be 1 to 8",
                 at: trailerPosition)
         }
         guard objectCount >= 1, objectCount <= UInt64(trailer) else {
-            throw .malformed(
+            throw .endedEarly(
                 "the trailer gives \(objectCount) objects, impossible in \(bytes.count) bytes", at: trailerPosition)
         }
         guard objectCount <= UInt64(max(limits.maximumValueCount, 1)) else {
@@ -114,13 +114,13 @@ struct BinaryPropertyListParser {
                 at: trailerPosition)
         }
         guard rootObject < objectCount else {
-            throw .malformed(
+            throw .endedEarly(
                 "the trailer's root object \(rootObject) is not one of its \(objectCount) objects", at: trailerPosition)
         }
         guard tableStart >= 9, tableStart < UInt64(trailer),
             (UInt64(trailer) - tableStart) / UInt64(offsetSize) >= objectCount
         else {
-            throw .malformed(
+            throw .endedEarly(
                 "the trailer's offset table at \(tableStart) (\(objectCount) entries of \(offsetSize) bytes) does not fit between the header and the trailer",
                 at: trailerPosition)
         }

@@ -22,11 +22,28 @@ import Foundation
 /// positions give the line and column, and the byte offset in the input as given (in UTF-16
 /// too).
 package struct OpenStepPropertyListTreeFormat: TreeFormat {
-    package init() {}
+    /// Whether the format was detected from a bare word alone (`hello world`), which any text
+    /// starts with: a failure then says that no format fits, and what OpenStep found.
+    package let isGuess: Bool
+
+    package init(isGuess: Bool = false) {
+        self.isGuess = isGuess
+    }
 
     package var formatName: String { "OpenStep property list" }
 
+    package var failureName: String { isGuess ? "input" : formatName }
+
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
+        guard isGuess else { return try parseText(bytes, limits: limits) }
+        do {
+            return try parseText(bytes, limits: limits)
+        } catch  where error.kind == .decodingFailed {
+            throw error.reworded("\(UnrecognizedTreeFormat.noFormat); as an OpenStep property list: \(error.reason)")
+        }
+    }
+
+    private func parseText(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
         if let bigEndian = Self.utf16ByteOrder(bytes) {
             var utf8: [UInt8] = []
             var offsets: [Int] = []  // the input offset of each UTF-8 byte
@@ -59,6 +76,13 @@ package struct OpenStepPropertyListTreeFormat: TreeFormat {
 
     /// Each value takes at least a byte, and a key and its `=` and `;` three.
     package var valueCounting: ValueCounting { .boundedBySize(mostValues: { $0 + 1 }) }
+
+    /// Whether the input starts with a bare word (`hello`), the only sign of OpenStep that
+    /// plain text of any kind also shows.
+    static func startsWithBareWord(_ bytes: Data) -> Bool {
+        guard let first = UnrecognizedTreeFormat.firstVisibleByte(bytes) else { return false }
+        return OpenStepParser.isBare(first)
+    }
 
     /// Whether `bytes` is an OpenStep property list rather than JSON, from its start: a UTF-16
     /// byte-order mark; a first visible character JSON never starts with (`(`, the `/` of a
@@ -192,6 +216,11 @@ struct OpenStepParser {
         .malformed(reason, at: place(offset))
     }
 
+    /// Malformed because the input ends inside a value or comment.
+    func endedEarly(_ reason: String, at offset: Int) -> FormatFailure {
+        .endedEarly(reason, at: place(offset))
+    }
+
     /// What is at `offset`, for messages: a quoted character, or "the end".
     func shown(_ offset: Int) -> String {
         guard offset < text.count else { return "the end of the input" }
@@ -213,7 +242,7 @@ struct OpenStepParser {
                 let start = offset
                 offset += 2
                 while true {
-                    guard offset + 1 < text.count else { throw malformed("a /* comment is not closed", at: start) }
+                    guard offset + 1 < text.count else { throw endedEarly("a /* comment is not closed", at: start) }
                     if text[offset] == UInt8(ascii: "*"), text[offset + 1] == UInt8(ascii: "/") { break }
                     offset += 1
                 }
@@ -227,7 +256,7 @@ struct OpenStepParser {
     /// Counts a value or key; the end of the input where a value should start is an error here.
     @inline(never)
     mutating func count(at start: Int) throws(FormatFailure) {
-        guard start < text.count else { throw malformed("the input ends where a value should start", at: start) }
+        guard start < text.count else { throw endedEarly("the input ends where a value should start", at: start) }
         valueCount += 1
         if valueCount > limits.maximumValueCount { throw limits.valueCountFailure(at: place(start)) }
     }
@@ -325,7 +354,7 @@ struct OpenStepParser {
         try skipSpace()
         guard let close else { return offset == text.count }
         guard offset < text.count else {
-            throw malformed("the dictionary opened here is not closed with '}'", at: start)
+            throw endedEarly("the dictionary opened here is not closed with '}'", at: start)
         }
         guard text[offset] == close else { return false }
         offset += 1
@@ -393,7 +422,7 @@ struct OpenStepParser {
     @inline(never)
     mutating func atArrayEnd(openedAt start: Int) throws(FormatFailure) -> Bool {
         try skipSpace()
-        guard offset < text.count else { throw malformed("the array opened here is not closed with ')'", at: start) }
+        guard offset < text.count else { throw endedEarly("the array opened here is not closed with ')'", at: start) }
         guard text[offset] == UInt8(ascii: ")") else { return false }
         offset += 1
         return true
@@ -403,7 +432,7 @@ struct OpenStepParser {
     @inline(never)
     mutating func afterElement(openedAt start: Int) throws(FormatFailure) {
         try skipSpace()
-        guard offset < text.count else { throw malformed("the array opened here is not closed with ')'", at: start) }
+        guard offset < text.count else { throw endedEarly("the array opened here is not closed with ')'", at: start) }
         if text[offset] == UInt8(ascii: ",") {
             offset += 1
         } else if text[offset] != UInt8(ascii: ")") {
@@ -419,7 +448,9 @@ struct OpenStepParser {
         var bytes: [UInt8] = []
         var high: UInt8?
         while true {
-            guard offset < text.count else { throw malformed("the data opened here is not closed with '>'", at: start) }
+            guard offset < text.count else {
+                throw endedEarly("the data opened here is not closed with '>'", at: start)
+            }
             let byte = text[offset]
             if byte == UInt8(ascii: ">") {
                 guard high == nil else { throw malformed("data holds an odd number of hex digits", at: offset) }
@@ -467,7 +498,7 @@ struct OpenStepParser {
         var utf8: [UInt8] = []
         var pendingHigh: (unit: UInt32, at: Int)?
         while true {
-            guard offset < text.count else { throw malformed("the string opened here is not closed", at: start) }
+            guard offset < text.count else { throw endedEarly("the string opened here is not closed", at: start) }
             let byte = text[offset]
             if byte == quote {
                 if let pending = pendingHigh {
@@ -484,7 +515,7 @@ struct OpenStepParser {
             }
             let escape = offset
             offset += 1
-            guard offset < text.count else { throw malformed("the string opened here is not closed", at: start) }
+            guard offset < text.count else { throw endedEarly("the string opened here is not closed", at: start) }
             let code = text[offset]
             offset += 1
             if code == UInt8(ascii: "U") {

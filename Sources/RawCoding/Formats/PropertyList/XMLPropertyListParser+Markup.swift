@@ -40,12 +40,14 @@ extension XMLPropertyListParser {
             {
                 return
             } else if hasPrefix("<!--", at: index) {
-                guard let end = find("-->", from: index + 4) else { throw malformed("unterminated comment", at: index) }
+                guard let end = find("-->", from: index + 4) else {
+                    throw endedEarly("unterminated comment", at: index)
+                }
                 try validate(index..<end)
                 index = end
             } else if hasPrefix("<?", at: index) {
                 guard let end = find("?>", from: index + 2) else {
-                    throw malformed("unterminated processing instruction", at: index)
+                    throw endedEarly("unterminated processing instruction", at: index)
                 }
                 try validate(index..<end)
                 index = end
@@ -83,7 +85,7 @@ extension XMLPropertyListParser {
             }
             cursor += 1
         }
-        throw malformed("unterminated document type declaration", at: start)
+        throw endedEarly("unterminated document type declaration", at: start)
     }
 
     // MARK: Tags
@@ -107,7 +109,7 @@ extension XMLPropertyListParser {
     /// Attributes are skipped.
     mutating func startTag() throws(FormatFailure) -> (Tag, selfClosing: Bool) {
         let start = index
-        guard index < bytes.count else { throw malformed("unexpected end of input; expected an element", at: index) }
+        guard index < bytes.count else { throw endedEarly("unexpected end of input; expected an element", at: index) }
         guard bytes[index] == UInt8(ascii: "<") else {
             throw malformed("unexpected text; expected an element such as <string>", at: index)
         }
@@ -147,7 +149,9 @@ extension XMLPropertyListParser {
             }
             cursor += 1
         }
-        throw malformed("unterminated <\(tag.name)> tag", at: start)
+        throw cursor < bytes.count
+            ? malformed("unterminated <\(tag.name)> tag", at: start)
+            : endedEarly("unexpected end of input inside the <\(tag.name)> tag", at: start)
     }
 
     /// Reads `</name>` at `index`.
@@ -163,13 +167,17 @@ extension XMLPropertyListParser {
             }
         }
         guard hasPrefix("</", at: index) else {
-            throw malformed(
-                index < bytes.count
-                    ? "unexpected content; expected </\(expected.name)> to close the element opened at \(position(opening))"
-                    : "unexpected end of input; expected </\(expected.name)>", at: index)
+            throw index < bytes.count
+                ? malformed(
+                    "unexpected content; expected </\(expected.name)> to close the element opened at \(position(opening))",
+                    at: index)
+                : endedEarly("unexpected end of input; expected </\(expected.name)>", at: index)
         }
         var cursor = index + 2
         while cursor < bytes.count, isNameByte(bytes[cursor]) { cursor += 1 }
+        guard cursor < bytes.count else {
+            throw endedEarly("unexpected end of input inside </\(expected.name)>", at: index)
+        }
         let found = tag(named: (index + 2)..<cursor)
         guard found == expected else {
             throw malformed(

@@ -23,13 +23,13 @@ extension XMLPropertyListParser {
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<cursor]))
                 if hasPrefix("<![CDATA[", at: cursor) {
                     guard let end = find("]]>", from: cursor + 9) else {
-                        throw malformed("unterminated CDATA section", at: cursor)
+                        throw endedEarly("unterminated CDATA section", at: cursor)
                     }
                     buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(cursor + 9)..<(end - 3)]))
                     cursor = end
                 } else if hasPrefix("<!--", at: cursor) {
                     guard let end = find("-->", from: cursor + 4) else {
-                        throw malformed("unterminated comment", at: cursor)
+                        throw endedEarly("unterminated comment", at: cursor)
                     }
                     try validate(cursor..<end)
                     cursor = end
@@ -54,7 +54,7 @@ extension XMLPropertyListParser {
                 cursor += 1
             }
         }
-        throw malformed("unexpected end of input inside <\(tag.name)>", at: start)
+        throw endedEarly("unexpected end of input inside <\(tag.name)>", at: start)
     }
 
     /// Resolves the reference at `offset` (`&amp;`, `&#60;`, `&#x3C;`); returns the offset after it.

@@ -74,6 +74,11 @@ struct XMLPropertyListParser {
         .malformed(reason, at: position(offset))
     }
 
+    /// Malformed because the input ends inside an element, tag or comment.
+    func endedEarly(_ reason: String, at offset: Int) -> FormatFailure {
+        .endedEarly(reason, at: position(offset))
+    }
+
     // MARK: Document
 
     mutating func parseDocument() throws(FormatFailure) -> StoredValue {

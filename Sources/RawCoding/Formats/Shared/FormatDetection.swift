@@ -10,14 +10,16 @@ package enum TreeFormats {
     package static func detect(_ data: Data) -> any TreeFormat {
         if BinaryPropertyListTreeFormat.hasSignature(data) { return BinaryPropertyListTreeFormat() }
         if XMLPropertyListTreeFormat.hasSignature(data) { return XMLPropertyListTreeFormat() }
-        if OpenStepPropertyListTreeFormat.hasSignature(data) { return OpenStepPropertyListTreeFormat() }
+        if OpenStepPropertyListTreeFormat.hasSignature(data) {
+            return OpenStepPropertyListTreeFormat(isGuess: OpenStepPropertyListTreeFormat.startsWithBareWord(data))
+        }
         // UTF-16 or UTF-32 that is not an XML property list and starts as JSON can: JSON.
         if let first = data.withUnsafeBytes({ WideText.firstVisibleUnit($0.bindMemory(to: UInt8.self)) }) {
             guard first < 0x80, UnrecognizedTreeFormat.startsJSON(UInt8(first)) else { return UnrecognizedTreeFormat() }
             return JSONTreeFormat()
         }
-        if let first = UnrecognizedTreeFormat.firstVisibleByte(data), !UnrecognizedTreeFormat.startsJSON(first) {
-            return UnrecognizedTreeFormat()
+        guard let first = UnrecognizedTreeFormat.firstVisibleByte(data), UnrecognizedTreeFormat.startsJSON(first) else {
+            return UnrecognizedTreeFormat()  // blank input too: no format can tell it is empty better
         }
         return JSONTreeFormat()
     }
@@ -29,12 +31,21 @@ package struct UnrecognizedTreeFormat: TreeFormat {
 
     package var formatName: String { "input" }
 
+    /// What a failure says when no format fits the input.
+    static let noFormat =
+        "not JSON, an XML or binary property list, or an OpenStep property list or .strings file (each was tried)"
+
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
-        let offset = bytes.firstIndex { !Self.isSpace($0) } ?? 0
-        let byte = offset < bytes.count ? UTF8Validation.hex(bytes[offset]) : "nothing"
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard let offset = bytes[start...].firstIndex(where: { !Self.isSpace($0) }) else {
+            throw .malformed(
+                bytes.isEmpty
+                    ? "the input is empty: no JSON value or property list in it"
+                    : "the input holds only spaces and line breaks: no JSON value or property list in it",
+                at: InputPosition(byteOffset: bytes.count, inText: bytes))
+        }
         throw .malformed(
-            "not JSON, an XML or binary property list, or an OpenStep property list or .strings file "
-                + "(each was tried): it starts with \(byte)",
+            "\(Self.noFormat): it starts with \(UTF8Validation.hex(bytes[offset]))",
             at: InputPosition(byteOffset: offset, inText: bytes))
     }
 

@@ -15,19 +15,26 @@ package struct FormatFailure: Error {
         let reason: String
         let position: InputPosition?
         let path: [TreePathStep]
+        let endsEarly: Bool
 
-        init(kind: RawCodingError.Kind, reason: String, position: InputPosition?, path: [TreePathStep]) {
+        init(
+            kind: RawCodingError.Kind, reason: String, position: InputPosition?, path: [TreePathStep], endsEarly: Bool
+        ) {
             self.kind = kind
             self.reason = reason
             self.position = position
             self.path = path
+            self.endsEarly = endsEarly
         }
     }
 
     private let storage: Storage
 
-    init(kind: RawCodingError.Kind, reason: String, position: InputPosition?, path: [TreePathStep] = []) {
-        storage = Storage(kind: kind, reason: reason, position: position, path: path)
+    init(
+        kind: RawCodingError.Kind, reason: String, position: InputPosition?, path: [TreePathStep] = [],
+        endsEarly: Bool = false
+    ) {
+        storage = Storage(kind: kind, reason: reason, position: position, path: path, endsEarly: endsEarly)
     }
 
     var kind: RawCodingError.Kind { storage.kind }
@@ -35,10 +42,20 @@ package struct FormatFailure: Error {
     var position: InputPosition? { storage.position }
     /// The path inside the tree or document to the value that failed, outermost step first.
     var path: [TreePathStep] { storage.path }
+    /// Whether the input ended inside a structure (or, in a binary property list, its trailer
+    /// is not one): what a file cut short looks like, which the tool says.
+    package var endsEarly: Bool { storage.endsEarly }
 
     @inline(never)
     static func malformed(_ reason: String, at position: InputPosition) -> FormatFailure {
         FormatFailure(kind: .decodingFailed, reason: reason, position: position)
+    }
+
+    /// Malformed because the input ends where more was needed: inside a container, string,
+    /// element or comment (for a binary property list: a trailer that is not one).
+    @inline(never)
+    static func endedEarly(_ reason: String, at position: InputPosition) -> FormatFailure {
+        FormatFailure(kind: .decodingFailed, reason: reason, position: position, endsEarly: true)
     }
 
     @inline(never)
@@ -57,9 +74,14 @@ package struct FormatFailure: Error {
         FormatFailure(kind: .encodingFailed, reason: reason, position: nil)
     }
 
+    /// The same failure with `reason` in place of its own (the position, path and kind kept).
+    package func reworded(_ reason: String) -> FormatFailure {
+        FormatFailure(kind: kind, reason: reason, position: position, path: path, endsEarly: endsEarly)
+    }
+
     /// Adds the step a reader or writer was inside when the failure passed through it.
     @inline(never)
     func inside(_ step: TreePathStep) -> FormatFailure {
-        FormatFailure(kind: kind, reason: reason, position: position, path: [step] + path)
+        FormatFailure(kind: kind, reason: reason, position: position, path: [step] + path, endsEarly: endsEarly)
     }
 }

@@ -25,6 +25,14 @@ package protocol TreeFormat: Sendable {
 
     /// How a write keeps within ``Limits/maximumValueCount``.
     var valueCounting: ValueCounting { get }
+
+    /// The name a reading failure is reported under: ``formatName``, or `input` where the
+    /// format was only a guess from the bytes and the failure names every format tried.
+    var failureName: String { get }
+}
+
+extension TreeFormat {
+    package var failureName: String { formatName }
 }
 
 /// What a write does with a value the format would not give back exactly.
