@@ -13,6 +13,15 @@ products=(RawCoding RawCodingStores RawCodingStoresApple RawCodingSQLite RawCodi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# dump-symbol-graph reads every module of the package, the tests' too, but builds only the
+# products: on a fresh clone it stops with "Couldn't load module 'RawCodablePackageTests'". Build
+# the tests first when their module is missing (`.ci/run` has built them, with its own flags,
+# which a second build here would make SwiftPM redo).
+if [ ! -e "$(swift build --show-bin-path)/Modules/RawCodablePackageTests.swiftmodule" ]; then
+    echo "building the package and its tests first (swift build --build-tests)" >&2
+    swift build --build-tests >&2
+fi
+
 # Under `set -e` a failed assignment would end the script silently: say why instead.
 if ! graphs_output=$(swift package dump-symbol-graph --minimum-access-level public 2>&1); then
     printf '%s\n' "$graphs_output"

@@ -3,7 +3,8 @@
 per group, how many were accepted and rejected, crashes, and the slowest and largest runs.
 
 Local only: the files live outside this repository (default: ../shared/peer-suites beside the
-checkout); CI never runs this. Build first: swift build -c release --product rawcoding
+checkout); CI never runs this. It builds the tool first (swift build -c release --product
+rawcoding), which does nothing when the build is current.
 
     Scripts/peer-suites.py [PEER_SUITES_DIRECTORY]
 """
@@ -35,8 +36,9 @@ def files(pattern):
 
 
 def main():
-    if not os.access(TOOL, os.X_OK):
-        sys.exit(f'{TOOL} is missing: swift build -c release --product rawcoding')
+    build = subprocess.run(['swift', 'build', '-c', 'release', '--product', 'rawcoding'], cwd=ROOT)
+    if build.returncode != 0 or not os.access(TOOL, os.X_OK):
+        sys.exit(f'{TOOL} could not be built: swift build -c release --product rawcoding failed')
     failed = False
     # JSONTestSuite: y_ must be accepted, n_ rejected, i_ may go either way; nothing may crash.
     counts = {'y': [0, 0], 'n': [0, 0], 'i': [0, 0]}
