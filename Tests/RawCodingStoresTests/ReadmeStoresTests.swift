@@ -4,11 +4,10 @@ import RawCoding
 import RawCodingStores
 import Testing
 
-/// The README's "Stores" example, as written (the README's `Settings` is this file's `ReadmeSettings`).
-struct ReadmeSettings: Codable, Sendable, Equatable {
-    var username = ""
-    var isPrivate = false
-    var ringtone = "chime"
+/// The README's "Stores and `@Stored`" example, kept true (the README's `Settings` is this file's `ReadmeSettings`).
+struct ReadmeSettings: Codable, Equatable, Sendable {
+    var theme = "dark"
+    var fontSize = 14
 }
 
 @Observable final class ReadmeSettingsModel {
@@ -25,12 +24,12 @@ struct ReadmeStoresTests {
         let directory = try TemporaryDirectory()
         let settingsDirectory = directory.url
         let model = ReadmeSettingsModel(store: try FileStore(directory: settingsDirectory))
-        model.settings.isPrivate = true  // written at once: an atomic file write
+        model.settings.fontSize = 16  // written at once: an atomic file write
         let changes = model.$settings.values()  // an AsyncStream: this value, then every change
 
         let file = try Data(contentsOf: settingsDirectory.appendingPathComponent("settings.json"))
-        #expect(String(decoding: file, as: UTF8.self) == #"{"isPrivate":true,"ringtone":"chime","username":""}"#)
+        #expect(String(decoding: file, as: UTF8.self) == #"{"fontSize":16,"theme":"dark"}"#)
         var iterator = changes.makeAsyncIterator()
-        #expect(await iterator.next() == ReadmeSettings(isPrivate: true))
+        #expect(await iterator.next() == ReadmeSettings(fontSize: 16))
     }
 }

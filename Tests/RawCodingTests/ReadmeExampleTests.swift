@@ -2,7 +2,7 @@ import Foundation
 import RawCoding
 import Testing
 
-/// The README's "Anywhere" quick start, kept compiling and true.
+/// The README's "Anywhere" quick start, kept true (`ReadmeSnippetTests` compiles it as written).
 @Suite("README examples")
 struct ReadmeExampleTests {
     struct Settings: Codable, Equatable {
@@ -94,14 +94,14 @@ struct ReadmeExampleTests {
 
 /// The README's "Changing your model" example, as written.
 enum ReadmeChangingYourModel {
-    struct Settings: Codable, Equatable, StoredDefault, StoredVersioned {
-        var username = ""
-        var volume = 0.5  // added in release 3: filled from the default
+    struct Settings: Codable, Equatable, Sendable, StoredDefault, StoredVersioned {
+        var theme = "dark"
+        var fontSize = 14  // added in version 2: filled from the default when missing
 
         static let defaultValue = Settings()
         static let storedVersion = 2
         static let migrations: [StoredMigration] = [
-            .tree(from: 1) { tree in tree.renameKey("name", to: "username") }
+            .tree(from: 1) { tree in tree.renameKey("colorScheme", to: "theme") }
         ]
     }
 }
@@ -111,12 +111,12 @@ struct ReadmeChangingYourModelTests {
     typealias Settings = ReadmeChangingYourModel.Settings
 
     @Test func exampleWorksAsWritten() throws {
-        let settings = RawCodable<Settings>(rawValue: #"{"name":"ada"}"#)  // release 1's text
-        #expect(settings?.username == "ada")
-        #expect(settings?.volume == 0.5)
-        #expect(settings?.rawValue == #"{"$version":2,"username":"ada","volume":0.5}"#)
-        let decoded = try JSONCodec().decodeStored(Settings.self, from: #"{"username":"x"}"#, defaultValue: Settings())
+        let settings = RawCodable<Settings>(rawValue: #"{"colorScheme":"light"}"#)  // what version 1 stored
+        #expect(settings?.theme == "light")
+        #expect(settings?.fontSize == 14)
+        #expect(settings?.rawValue == #"{"$version":2,"fontSize":14,"theme":"light"}"#)
+        let decoded = try JSONCodec().decodeStored(Settings.self, from: #"{"theme":"x"}"#, defaultValue: Settings())
             .value
-        #expect(decoded == Settings(username: "x", volume: 0.5))
+        #expect(decoded == Settings(theme: "x", fontSize: 14))
     }
 }

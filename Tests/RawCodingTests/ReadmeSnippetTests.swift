@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+/// Every `swift` block of the README compiles on its own, as a reader would paste it: Swift
+/// files are type-checked against the modules this build made, the installation block is
+/// evaluated by SwiftPM as a whole `Package.swift`, and the SwiftUI block, on a system without
+/// SwiftUI, against a stand-in declaring only what it uses.
+@Suite("README snippets")
+struct ReadmeSnippetTests {
+    struct Snippet: CustomTestStringConvertible, Sendable {
+        var line: Int
+        var code: String
+
+        var isManifest: Bool { code.hasPrefix("// swift-tools-version:") }
+        var usesSwiftUI: Bool { code.contains("import SwiftUI") }
+        var testDescription: String { "README.md line \(line)" }
+    }
+
+    static let readme: String = {
+        (try? String(contentsOf: PackagePaths.root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    }()
+
+    /// The README's ```swift blocks, each with the line its code starts on.
+    static let snippets: [Snippet] = {
+        var snippets: [Snippet] = []
+        var current: (line: Int, lines: [String])?
+        for (index, line) in readme.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if current == nil, line == "```swift" {
+                current = (index + 2, [])
+            } else if let open = current, line == "```" {
+                snippets.append(Snippet(line: open.line, code: open.lines.joined(separator: "\n") + "\n"))
+                current = nil
+            } else if current != nil {
+                current?.lines.append(String(line))
+            }
+        }
+        return snippets
+    }()
+
+    /// The folder of the modules the package's targets were built into.
+    static let modules = PackagePaths.products.appendingPathComponent("Modules")
+
+    static func tool(_ name: String) throws -> URL {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name) on PATH"])
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func theReadmeHasItsSnippets() {
+        #expect(Self.snippets.count >= 6, "found \(Self.snippets.count) swift blocks in README.md")
+        #expect(Self.snippets.contains { $0.isManifest }, "no installation block starting with swift-tools-version")
+        #expect(Self.snippets.contains { $0.usesSwiftUI }, "no SwiftUI block")
+    }
+
+    @Test(arguments: snippets.filter { !$0.isManifest })
+    func compilesOnItsOwn(_ snippet: Snippet) throws {
+        let directory = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("main.swift")
+        try Data(snippet.code.utf8).write(to: source)
+        var arguments = ["-typecheck", "-swift-version", "6", "-I", Self.modules.path]
+        #if !canImport(SwiftUI)
+            if snippet.usesSwiftUI {
+                arguments += ["-I", try Self.swiftUIStandIn(in: directory).path]
+            }
+        #endif
+        let result = try ChildProcess.run(try Self.tool("swiftc"), arguments + [source.path], timeout: 300)
+        #expect(
+            result.status == 0,
+            "README.md line \(snippet.line): the snippet does not compile alone:\n\(result.errors)\(result.output)")
+    }
+
+    /// The installation block is a whole manifest: SwiftPM evaluates it (without fetching
+    /// anything) and names only this package's products.
+    @Test func theInstallationBlockIsAManifestThatNamesRealProducts() throws {
+        let snippet = try #require(Self.snippets.first { $0.isManifest })
+        let directory = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(snippet.code.utf8).write(to: directory.appendingPathComponent("Package.swift"))
+        let result = try ChildProcess.run(
+            try Self.tool("swift"), ["package", "--package-path", directory.path, "dump-package"], timeout: 300)
+        try #require(result.status == 0, "swift package dump-package failed:\n\(result.errors)")
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+        #expect((manifest["dependencies"] as? [[String: Any]])?.count == 1)
+
+        let ours = try String(contentsOf: PackagePaths.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let declared = Set(ProjectVersion.captures(#"\.(?:library|executable)\(\s*name:\s*"([^"]+)""#, in: ours))
+        let named = ProjectVersion.captures(
+            #"\.product\(name:\s*"([^"]+)",\s*package:\s*"RawCodable"\)"#, in: snippet.code)
+        #expect(!named.isEmpty)
+        for product in named {
+            #expect(
+                declared.contains(product),
+                "the installation block names \(product), which Package.swift does not declare")
+        }
+    }
+
+    /// A module named SwiftUI declaring just what the README's SwiftUI block uses, with
+    /// SwiftUI's shapes: `@AppStorage` of a `String`-backed `RawRepresentable` projecting a
+    /// `Binding`, which reaches into its value through writable key paths.
+    static func swiftUIStandIn(in directory: URL) throws -> URL {
+        let folder = directory.appendingPathComponent("SwiftUIStandIn")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let source = folder.appendingPathComponent("SwiftUI.swift")
+        try Data(
+            """
+            @MainActor @preconcurrency public protocol View {
+                associatedtype Body: View
+                @MainActor var body: Body { get }
+            }
+            extension Never: View {
+                public var body: Never { fatalError() }
+            }
+            public protocol DynamicProperty {}
+            @propertyWrapper @dynamicMemberLookup public struct Binding<Value> {
+                public var wrappedValue: Value { get { fatalError() } nonmutating set {} }
+                public var projectedValue: Binding<Value> { self }
+                public init(get: @escaping @Sendable () -> Value, set: @escaping @Sendable (Value) -> Void) {}
+                public subscript<T>(dynamicMember keyPath: WritableKeyPath<Value, T>) -> Binding<T> { fatalError() }
+            }
+            @propertyWrapper public struct AppStorage<Value>: DynamicProperty {
+                public var wrappedValue: Value { get { fatalError() } nonmutating set {} }
+                public var projectedValue: Binding<Value> { fatalError() }
+                public init(wrappedValue: Value, _ key: String) where Value: RawRepresentable, Value.RawValue == String {
+                    fatalError()
+                }
+            }
+            public struct Text: View {
+                public var body: Never { fatalError() }
+            }
+            public struct Stepper<Label: View>: View {
+                public var body: Never { fatalError() }
+                public init<V: Strideable>(_ title: String, value: Binding<V>) where Label == Text { fatalError() }
+            }
+
+            """.utf8
+        ).write(to: source)
+        let result = try ChildProcess.run(
+            try tool("swiftc"),
+            [
+                "-emit-module", "-parse-as-library", "-swift-version", "6", "-module-name", "SwiftUI",
+                "-emit-module-path", folder.appendingPathComponent("SwiftUI.swiftmodule").path, source.path,
+            ], timeout: 300)
+        try #require(result.status == 0, "the SwiftUI stand-in does not compile:\n\(result.errors)")
+        return folder
+    }
+}
+
+enum ProjectVersion {
+    /// Every first capture of `pattern` in `text`.
+    static func captures(_ pattern: String, in text: String) -> [String] {
+        guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+}
