@@ -164,3 +164,28 @@ enum ProjectVersion {
         }
     }
 }
+
+/// `.spi.yml` names only what exists: each documentation target has a DocC catalog, and each
+/// scheme or target it builds is a target of `Package.swift` that needs no libpq.
+@Suite("Swift Package Index configuration")
+struct PackageIndexConfigurationTests {
+    @Test func everyNameInSpiYmlExists() throws {
+        let root = PackagePaths.root
+        let configuration = try String(contentsOf: root.appendingPathComponent(".spi.yml"), encoding: .utf8)
+        let documented = ProjectVersion.captures(#"documentation_targets: \[([^\]]*)\]"#, in: configuration)
+            .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        #expect(documented.contains("RawCoding"))
+        for target in documented {
+            let catalog = root.appendingPathComponent("Sources/\(target)/Documentation.docc/\(target).md")
+            #expect(FileManager.default.fileExists(atPath: catalog.path), "\(target) has no catalog at \(catalog.path)")
+        }
+        let built = ProjectVersion.captures(#"(?m)^\s+(?:scheme|target): (\S+)$"#, in: configuration)
+        #expect(!built.isEmpty)
+        for target in Set(built) {
+            #expect(
+                FileManager.default.fileExists(atPath: root.appendingPathComponent("Sources/\(target)").path),
+                "\(target) is not a target")
+            #expect(target != "RawCodingPostgres" && target != "CLibPQ", "the index's builders have no libpq")
+        }
+    }
+}
