@@ -25,6 +25,30 @@ enum Options {
 
 let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 21
 
+/// `--help` prints the command line instead of starting a run of many minutes, and a group
+/// `--only` does not know stops before anything is measured.
+extension Options {
+    static let groups = [
+        "originals", "small", "api", "engine", "stored", "stores", "databases", "catalog", "canada", "twitter",
+    ]
+    static let usage = """
+        usage: RawCodingBenchmarks [RUNS] [--originals DIR] [--only GROUP]...
+          RUNS             interleaved runs per row, the median is shown (default 21)
+          --originals DIR  the original documents (default \(Originals.defaultDirectory))
+          --only GROUP     one group; repeat for several: \(groups.joined(separator: ", "))
+        Build with -c release: debug timings say nothing. Also: profile, profile-stored-write and
+        instructions (see the comments at the top of main.swift, and Scripts/instructions.sh).
+        """
+}
+if Options.arguments.contains(where: { ["--help", "-h", "-help", "help"].contains($0) }) {
+    print(Options.usage)
+    exit(0)
+}
+if let unknown = Options.only.first(where: { !Options.groups.contains($0) }) {
+    FileHandle.standardError.write(Data("RawCodingBenchmarks: no group \(unknown); \(Options.usage)\n".utf8))
+    exit(2)
+}
+
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 func profile(_ arguments: [String]) throws {
     guard arguments.count >= 2 else { fail("profile DOCUMENT OPERATION [repeats]") }
