@@ -3,7 +3,10 @@ import Foundation
 /// The `rawcoding` command line: the commands, `--help` and `--version`. `main` only calls
 /// ``run(_:io:)`` and exits with what it returns: 0 success, 1 invalid input, 2 usage error.
 package enum Tool {
-    package static let version = "0.1.0-dev"
+    /// The newest release in CHANGELOG.md, which the README's installation line asks for and
+    /// whose commit carries the git tag of the same name (`ProjectVersionTests` holds all three
+    /// together); raised in the commit that cuts a release.
+    package static let version = "0.10.0"
 
     static let help = """
         usage: rawcoding <command> [arguments]

@@ -79,7 +79,7 @@ struct ReadmeSnippetTests {
     }
 
     /// The installation block is a whole manifest: SwiftPM evaluates it (without fetching
-    /// anything) and names only this package's products.
+    /// anything), names only this package's products, and asks for the newest release.
     @Test func theInstallationBlockIsAManifestThatNamesRealProducts() throws {
         let snippet = try #require(Self.snippets.first { $0.isManifest })
         let directory = try Self.temporaryFolder()
@@ -90,7 +90,11 @@ struct ReadmeSnippetTests {
         try #require(result.status == 0, "swift package dump-package failed:\n\(result.errors)")
         let manifest = try #require(
             try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
-        #expect((manifest["dependencies"] as? [[String: Any]])?.count == 1)
+        let dependency = try #require((manifest["dependencies"] as? [[String: Any]])?.first)
+        let sourceControl = try #require((dependency["sourceControl"] as? [[String: Any]])?.first)
+        let requirement = try #require(sourceControl["requirement"] as? [String: Any])
+        let range = try #require((requirement["range"] as? [[String: Any]])?.first)
+        #expect(range["lowerBound"] as? String == ProjectVersion.changelog)
 
         let ours = try String(contentsOf: PackagePaths.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let declared = Set(ProjectVersion.captures(#"\.(?:library|executable)\(\s*name:\s*"([^"]+)""#, in: ours))
@@ -155,7 +159,33 @@ struct ReadmeSnippetTests {
     }
 }
 
+/// One version everywhere: CHANGELOG's newest release is the source; the tool's `--version`
+/// and the README's installation line say the same.
+@Suite("One version")
+struct ProjectVersionTests {
+    @Test func theToolTheReadmeAndTheChangelogAgree() throws {
+        let newest = try #require(ProjectVersion.changelog, "CHANGELOG.md has no released version")
+        let result = try ChildProcess.run(try ChildProcess.product("rawcoding"), ["--version"])
+        #expect(result.output == "rawcoding \(newest)\n")
+        let readme = ProjectVersion.captures(
+            #"\.package\(url: "[^"]+", from: "([^"]+)"\)"#, in: ReadmeSnippetTests.readme)
+        #expect(
+            readme == [newest], "README's installation line asks for \(readme), CHANGELOG's newest release is \(newest)"
+        )
+        #expect(ReadmeSnippetTests.readme.contains("the newest is \(newest),"))
+    }
+}
+
 enum ProjectVersion {
+    /// The newest `## [x.y.z] - date` heading of CHANGELOG.md.
+    static let changelog: String? = {
+        guard
+            let text = try? String(
+                contentsOf: PackagePaths.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        else { return nil }
+        return captures(#"(?m)^## \[([0-9]+\.[0-9]+\.[0-9]+)\] - [0-9]{4}-[0-9]{2}-[0-9]{2}$"#, in: text).first
+    }()
+
     /// Every first capture of `pattern` in `text`.
     static func captures(_ pattern: String, in text: String) -> [String] {
         guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }

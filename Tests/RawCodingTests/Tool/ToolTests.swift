@@ -28,7 +28,7 @@ struct ToolTests {
     @Test func versionAndUsageErrors() {
         let version = ToolRun.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.outputText == "rawcoding 0.1.0-dev\n")
+        #expect(version.outputText.hasPrefix("rawcoding "))  // the number: ProjectVersionTests
         let cases: [([String], String)] = [
             ([], "rawcoding: missing command"),
             (["frobnicate"], "rawcoding: unknown command 'frobnicate'; see rawcoding --help"),
