@@ -16,14 +16,11 @@ struct ReadmeSnippetTests {
         var testDescription: String { "README.md line \(line)" }
     }
 
-    static let readme: String = {
-        (try? String(contentsOf: PackagePaths.root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
-    }()
-
     /// The README's ```swift blocks, each with the line its code starts on.
-    static let snippets: [Snippet] = {
+    static func snippets() throws -> [Snippet] {
         var snippets: [Snippet] = []
         var current: (line: Int, lines: [String])?
+        let readme = try PackagePaths.text("README.md")
         for (index, line) in readme.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if current == nil, line == "```swift" {
                 current = (index + 2, [])
@@ -35,17 +32,13 @@ struct ReadmeSnippetTests {
             }
         }
         return snippets
-    }()
+    }
 
     /// The folder of the modules the package's targets were built into.
     static let modules = PackagePaths.products.appendingPathComponent("Modules")
 
     static func tool(_ name: String) throws -> URL {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name) on PATH"])
+        try #require(ChildProcess.onPath(name), "\(name) is not on PATH: the README's snippets are compiled with it")
     }
 
     static func temporaryFolder() throws -> URL {
@@ -54,13 +47,14 @@ struct ReadmeSnippetTests {
         return folder
     }
 
-    @Test func theReadmeHasItsSnippets() {
-        #expect(Self.snippets.count >= 6, "found \(Self.snippets.count) swift blocks in README.md")
-        #expect(Self.snippets.contains { $0.isManifest }, "no installation block starting with swift-tools-version")
-        #expect(Self.snippets.contains { $0.usesSwiftUI }, "no SwiftUI block")
+    @Test func theReadmeHasItsSnippets() throws {
+        let snippets = try Self.snippets()
+        #expect(snippets.count >= 6, "found \(snippets.count) swift blocks in README.md")
+        #expect(snippets.contains { $0.isManifest }, "no installation block starting with swift-tools-version")
+        #expect(snippets.contains { $0.usesSwiftUI }, "no SwiftUI block")
     }
 
-    @Test(arguments: snippets.filter { !$0.isManifest })
+    @Test(arguments: try snippets().filter { !$0.isManifest })
     func compilesOnItsOwn(_ snippet: Snippet) throws {
         let directory = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -81,7 +75,7 @@ struct ReadmeSnippetTests {
     /// The installation block is a whole manifest: SwiftPM evaluates it (without fetching
     /// anything), names only this package's products, and asks for the newest release.
     @Test func theInstallationBlockIsAManifestThatNamesRealProducts() throws {
-        let snippet = try #require(Self.snippets.first { $0.isManifest })
+        let snippet = try #require(try Self.snippets().first { $0.isManifest })
         let directory = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(snippet.code.utf8).write(to: directory.appendingPathComponent("Package.swift"))
@@ -94,11 +88,11 @@ struct ReadmeSnippetTests {
         let sourceControl = try #require((dependency["sourceControl"] as? [[String: Any]])?.first)
         let requirement = try #require(sourceControl["requirement"] as? [String: Any])
         let range = try #require((requirement["range"] as? [[String: Any]])?.first)
-        #expect(range["lowerBound"] as? String == ProjectVersion.changelog)
+        #expect(range["lowerBound"] as? String == (try ProjectVersion.newestRelease()))
 
-        let ours = try String(contentsOf: PackagePaths.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let declared = Set(ProjectVersion.captures(#"\.(?:library|executable)\(\s*name:\s*"([^"]+)""#, in: ours))
-        let named = ProjectVersion.captures(
+        let ours = try PackagePaths.text("Package.swift")
+        let declared = Set(try TextPattern.captures(#"\.(?:library|executable)\(\s*name:\s*"([^"]+)""#, in: ours))
+        let named = try TextPattern.captures(
             #"\.product\(name:\s*"([^"]+)",\s*package:\s*"RawCodable"\)"#, in: snippet.code)
         #expect(!named.isEmpty)
         for product in named {
@@ -164,34 +158,25 @@ struct ReadmeSnippetTests {
 @Suite("One version")
 struct ProjectVersionTests {
     @Test func theToolTheReadmeAndTheChangelogAgree() throws {
-        let newest = try #require(ProjectVersion.changelog, "CHANGELOG.md has no released version")
+        let newest = try #require(try ProjectVersion.newestRelease(), "CHANGELOG.md has no released version")
         let result = try ChildProcess.run(try ChildProcess.product("rawcoding"), ["--version"])
         #expect(result.output == "rawcoding \(newest)\n")
-        let readme = ProjectVersion.captures(
-            #"\.package\(url: "[^"]+", from: "([^"]+)"\)"#, in: ReadmeSnippetTests.readme)
+        let text = try PackagePaths.text("README.md")
+        let readme = try TextPattern.captures(#"\.package\(url: "[^"]+", from: "([^"]+)"\)"#, in: text)
         #expect(
             readme == [newest], "README's installation line asks for \(readme), CHANGELOG's newest release is \(newest)"
         )
-        #expect(ReadmeSnippetTests.readme.contains("the newest is \(newest),"))
+        #expect(text.contains("the newest is \(newest),"))
     }
 }
 
 enum ProjectVersion {
     /// The newest `## [x.y.z] - date` heading of CHANGELOG.md.
-    static let changelog: String? = {
-        guard
-            let text = try? String(
-                contentsOf: PackagePaths.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        else { return nil }
-        return captures(#"(?m)^## \[([0-9]+\.[0-9]+\.[0-9]+)\] - [0-9]{4}-[0-9]{2}-[0-9]{2}$"#, in: text).first
-    }()
-
-    /// Every first capture of `pattern` in `text`.
-    static func captures(_ pattern: String, in text: String) -> [String] {
-        guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
-        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
-            Range($0.range(at: 1), in: text).map { String(text[$0]) }
-        }
+    static func newestRelease() throws -> String? {
+        try TextPattern.captures(
+            #"(?m)^## \[([0-9]+\.[0-9]+\.[0-9]+)\] - [0-9]{4}-[0-9]{2}-[0-9]{2}$"#,
+            in: PackagePaths.text("CHANGELOG.md")
+        ).first
     }
 }
 
@@ -201,15 +186,15 @@ enum ProjectVersion {
 struct PackageIndexConfigurationTests {
     @Test func everyNameInSpiYmlExists() throws {
         let root = PackagePaths.root
-        let configuration = try String(contentsOf: root.appendingPathComponent(".spi.yml"), encoding: .utf8)
-        let documented = ProjectVersion.captures(#"documentation_targets: \[([^\]]*)\]"#, in: configuration)
+        let configuration = try PackagePaths.text(".spi.yml")
+        let documented = try TextPattern.captures(#"documentation_targets: \[([^\]]*)\]"#, in: configuration)
             .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         #expect(documented.contains("RawCoding"))
         for target in documented {
             let catalog = root.appendingPathComponent("Sources/\(target)/Documentation.docc/\(target).md")
             #expect(FileManager.default.fileExists(atPath: catalog.path), "\(target) has no catalog at \(catalog.path)")
         }
-        let built = ProjectVersion.captures(#"(?m)^\s+(?:scheme|target): (\S+)$"#, in: configuration)
+        let built = try TextPattern.captures(#"(?m)^\s+(?:scheme|target): (\S+)$"#, in: configuration)
         #expect(!built.isEmpty)
         for target in Set(built) {
             #expect(

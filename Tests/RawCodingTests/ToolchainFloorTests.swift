@@ -43,32 +43,21 @@ struct ToolchainFloorTests {
         static func < (lhs: Self, rhs: Self) -> Bool { (lhs.major, lhs.minor) < (rhs.major, rhs.minor) }
     }
 
-    static func text(_ path: String) throws -> String {
-        try String(contentsOf: PackagePaths.root.appendingPathComponent(path), encoding: .utf8)
-    }
-
-    /// The first capture of `pattern` in `text`.
-    static func capture(_ pattern: String, in text: String) throws -> String? {
-        let expression = try NSRegularExpression(pattern: pattern)
-        let range = NSRange(text.startIndex..., in: text)
-        guard let match = expression.firstMatch(in: text, range: range),
-            let captured = Range(match.range(at: 1), in: text)
-        else { return nil }
-        return String(text[captured])
-    }
-
     static func toolsVersion() throws -> SwiftVersion? {
-        try capture(#"^// swift-tools-version: ?([0-9.]+)"#, in: try text("Package.swift")).flatMap(SwiftVersion.init)
+        try TextPattern.captures(#"^// swift-tools-version: ?([0-9.]+)"#, in: try PackagePaths.text("Package.swift"))
+            .first
+            .flatMap(SwiftVersion.init)
     }
 
     @Test func theReadmeStatesTheToolsVersionOfPackageSwift() throws {
         let tools = try #require(try Self.toolsVersion(), "Package.swift has no swift-tools-version line")
-        let readme = try Self.text("README.md").replacingOccurrences(of: "\n", with: " ")
+        let readme = try PackagePaths.text("README.md").replacingOccurrences(of: "\n", with: " ")
         let needs = try #require(
-            try Self.capture(#"Needs a Swift ([0-9.]+) or later toolchain"#, in: readme).flatMap(SwiftVersion.init),
+            try TextPattern.captures(#"Needs a Swift ([0-9.]+) or later toolchain"#, in: readme).first
+                .flatMap(SwiftVersion.init),
             "the README says no \"Needs a Swift N or later toolchain\"")
         let declares = try #require(
-            try Self.capture(#"declares tools ([0-9.]+)"#, in: readme).flatMap(SwiftVersion.init),
+            try TextPattern.captures(#"declares tools ([0-9.]+)"#, in: readme).first.flatMap(SwiftVersion.init),
             "the README says no \"declares tools N\"")
         #expect(needs == tools, "README needs Swift \(needs), Package.swift declares tools \(tools)")
         #expect(declares == tools, "README says tools \(declares), Package.swift declares tools \(tools)")

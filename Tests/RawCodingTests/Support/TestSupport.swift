@@ -64,6 +64,11 @@ enum PackagePaths {
 
     static let fixtures = root.appendingPathComponent("Fixtures")
 
+    /// The text of a file in the package (`README.md`, `Package.swift`, …).
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
     /// The folder the test binary and the package's executables are built into.
     static let products: URL = {
         let executable =
@@ -118,6 +123,15 @@ struct ChildProcess {
             standardOutput: outputData, standardError: errorData)
     }
 
+    /// The first executable named `name` in a folder of `PATH`, as a shell finds it.
+    static func onPath(_ name: String) -> URL? {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
     /// A product built beside the test binary; fails the test if it is missing.
     static func product(_ name: String) throws -> URL {
         let url = PackagePaths.products.appendingPathComponent(name)
@@ -130,13 +144,7 @@ struct ChildProcess {
 
 /// `python3` with `plistlib`, the interoperability oracle; `nil` (with a reason) where absent.
 enum Python {
-    static let executable: URL? = {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("python3")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }()
+    static let executable = ChildProcess.onPath("python3")
 
     static let unavailableReason = "python3 is not on PATH: this test needs Python's plistlib or json as an oracle"
 
@@ -185,5 +193,16 @@ final class PipeReader: @unchecked Sendable {
     func wait() -> Data {
         done.wait()
         return data
+    }
+}
+
+/// Regular-expression captures, for tests that read numbers and names out of text files.
+enum TextPattern {
+    /// The first capture group of every match of `pattern` in `text`, in order.
+    static func captures(_ pattern: String, in text: String) throws -> [String] {
+        let expression = try NSRegularExpression(pattern: pattern)
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }
     }
 }
