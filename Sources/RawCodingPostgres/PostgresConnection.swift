@@ -129,8 +129,51 @@ final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    /// Runs `sql` once: prepared by name if it has parameters, as a simple query otherwise.
+    /// Runs `sql` once. For the `async` call of a cancelled task it does not start (but for a
+    /// `ROLLBACK`, which must run), and while it runs a cancellation cancels it on the server:
+    /// either way the call throws `.cancelled`, and the caller's transaction rolls back.
     private func execute(_ sql: String, _ parameters: [PostgresParameter], key: String?) throws(RawCodingError)
+        -> PostgresRows
+    {
+        guard let job = StoreJob.current, sql != "ROLLBACK", let cancel = PQgetCancel(handle) else {
+            return try executeNow(sql, parameters, key: key)
+        }
+        let request = CancelRequest(cancel)
+        defer { PQfreeCancel(cancel) }
+        do throws(RawCodingError) {
+            if job.isCancelled { throw job.cancellation }
+            return try job.whileRunning(interrupt: request.send) { () throws(RawCodingError) in
+                try executeNow(sql, parameters, key: key)
+            }
+        } catch {
+            guard job.isCancelled, error.kind != .cancelled, error.reason.contains("(SQLSTATE 57014)") else {
+                throw error
+            }
+            throw job.cancellation
+        }
+    }
+
+    /// A request to the server to cancel the statement this connection runs (libpq's
+    /// `PQcancel`, which may be sent from any thread).
+    private struct CancelRequest: @unchecked Sendable {
+        let cancel: OpaquePointer
+
+        init(_ cancel: OpaquePointer) { self.cancel = cancel }
+
+        func send() {
+            var buffer = [CChar](repeating: 0, count: 256)
+            guard PQcancel(cancel, &buffer, Int32(buffer.count)) == 0 else { return }
+            // The statement then runs on, to its end or its `statement_timeout`.
+            RawCodingDiagnostics.report(
+                .storage(
+                    "could not ask PostgreSQL to cancel the statement of a cancelled task: "
+                        + String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                    in: PostgresStore.self, key: nil), as: .writeFailed)
+        }
+    }
+
+    /// Runs `sql` once: prepared by name if it has parameters, as a simple query otherwise.
+    private func executeNow(_ sql: String, _ parameters: [PostgresParameter], key: String?) throws(RawCodingError)
         -> PostgresRows
     {
         let result: OpaquePointer?

@@ -27,12 +27,17 @@ import RawCodingStores
 ///   store's own waits on a connection of its own for the trigger's notifications. After that
 ///   connection is lost and made again, observers are told that any key may have changed, so
 ///   they read again and miss nothing.
-/// - `lock_timeout` and `statement_timeout` are set to `timeout` on the store's connection.
+/// - The store keeps a pool of up to `connections` connections, opened as calls need them, so
+///   that many calls run their round trips at once; `lock_timeout` and `statement_timeout` are
+///   set to `timeout` on each.
+/// - In `async` code, every call (`try await store.update(…)`) runs on threads of the store's
+///   own, one per connection, and never blocks the Swift concurrency pool; cancelling the
+///   calling task cancels the statement it waits on (a lock, a slow query), the transaction
+///   rolls back, and the call throws `.cancelled` having written nothing. The synchronous calls
+///   block the calling thread for their round trips.
 ///
 /// Every failure is a `RawCodingError` of kind `.storageFailed` naming the key and the server's
-/// message; the connection string's password never appears in one. The calls block the calling
-/// thread for their round trips, as a `FileStore`'s do; keep them off the Swift concurrency pool
-/// in server code (for example on a dedicated thread or a `DispatchQueue`).
+/// message; the connection string's password never appears in one.
 public final class PostgresStore: KeyValueStore {
     /// The table holding the values.
     public let table: String
@@ -41,7 +46,8 @@ public final class PostgresStore: KeyValueStore {
     private let sql: PostgresTableNames
     private let format: String
     private let isJSON: Bool
-    private let connection: Locked<PostgresConnection>
+    private let pool: ConnectionPool<PostgresConnection>
+    private let threads: StoreThreads
     private let watcher: PostgresWatcher
 
     /// Connects to the server and creates the store's tables and trigger if they are missing.
@@ -51,10 +57,13 @@ public final class PostgresStore: KeyValueStore {
     ///   - table: The table of values; `<table>_set_aside` holds payloads set aside.
     ///   - codec: The payloads' format; canonical JSON (a `json` column) by default.
     ///   - timeout: The longest, in seconds, a statement runs or waits for a lock; 10 by default.
+    ///   - connections: The most connections the store opens to the server, and so the most calls
+    ///     running at once; 4 by default. One is opened here, the others when calls need them.
     /// - Throws: `RawCodingError` of kind `.storageFailed` when the server cannot be reached or
     ///   the tables cannot be made.
     public init(
-        connection: String, table: String = "raw_coding_values", codec: any Codec = .json, timeout: TimeInterval = 10
+        connection: String, table: String = "raw_coding_values", codec: any Codec = .json, timeout: TimeInterval = 10,
+        connections: Int = 4
     )
         throws(RawCodingError)
     {
@@ -65,22 +74,40 @@ public final class PostgresStore: KeyValueStore {
         format = codec.fileExtension
         isJSON = codec is JSONCodec
         let milliseconds = Int((timeout * 1_000).rounded(.up))
-        let session = try PostgresConnection(
-            connection,
-            setUp: [
-                "SET lock_timeout = \(milliseconds)", "SET statement_timeout = \(milliseconds)",
-                // libpq prints notices (`… already exists, skipping`) on standard error.
-                "SET client_min_messages = warning",
-            ])
+        let setUp = [
+            "SET lock_timeout = \(milliseconds)", "SET statement_timeout = \(milliseconds)",
+            // libpq prints notices (`… already exists, skipping`) on standard error.
+            "SET client_min_messages = warning",
+        ]
+        let session = try PostgresConnection(connection, setUp: setUp)
         try Self.createTables(sql, session)
-        self.connection = Locked(session)
         watcher = PostgresWatcher.shared(connection: connection, description: session.description, names: sql)
+        let watcher = self.watcher
         watcher.noteOwnBackend(session.backendPID)
+        pool = ConnectionPool(first: session, size: connections) { () throws(RawCodingError) in
+            let opened = try PostgresConnection(connection, setUp: setUp)
+            watcher.noteOwnBackend(opened.backendPID)
+            return opened
+        } closing: {
+            watcher.forgetOwnBackend($0.backendPID)
+        }
+        threads = StoreThreads(name: "PostgresStore", width: pool.size)
     }
 
-    deinit {
-        let pid = connection.withLock { $0.backendPID }
-        watcher.forgetOwnBackend(pid)
+    /// The most connections the store opens.
+    public var connections: Int { pool.size }
+
+    /// Runs `work` on the store's own threads, one per connection; a statement running when the
+    /// calling task is cancelled is cancelled on the server.
+    /// - Parameters:
+    ///   - key: The key the work is about.
+    ///   - work: The work.
+    /// - Returns: What `work` returns.
+    /// - Throws: `RawCodingError`: what `work` throws, or of kind `.cancelled`.
+    public func perform<Result: Sendable>(
+        forKey key: String?, _ work: @escaping @Sendable () throws(RawCodingError) -> Result
+    ) async throws(RawCodingError) -> Result {
+        try await threads.run(in: PostgresStore.self, key: key, work)
     }
 
     /// Creates the tables and the trigger, one store at a time (concurrent `CREATE … IF NOT
@@ -99,7 +126,7 @@ public final class PostgresStore: KeyValueStore {
     // MARK: Reading
 
     public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
-        guard let data = try connection.withLock({ connection throws(RawCodingError) in try payload(key, connection) })
+        guard let data = try withConnection({ connection throws(RawCodingError) in try payload(key, connection) })
         else { return nil }
         return try decoded(data, key: key)
     }
@@ -120,7 +147,7 @@ public final class PostgresStore: KeyValueStore {
     }
 
     public func keys() throws(RawCodingError) -> [String] {
-        try connection.withLock { connection throws(RawCodingError) in
+        try withConnection { connection throws(RawCodingError) in
             let rows = try connection.run(sql.selectKeys, [.text(format)], key: nil)
             return rows.rows.indices.map { rows.text($0, 0) }.sorted()
         }
@@ -153,20 +180,32 @@ public final class PostgresStore: KeyValueStore {
         .changed > 0
     }
 
-    /// The one path of every change: `body` runs under the connection's lock and returns
-    /// whether it changed `key`; observers are told after the commit.
+    /// The one path of every change: `body` runs with a connection of the pool and returns
+    /// whether it changed `key`; observers are told after the commit. A call cancelled before it
+    /// has a connection changes nothing.
     private func mutate<Result>(
         forKey key: String, _ body: (PostgresConnection) throws(RawCodingError) -> (result: Result, changed: Bool)
     ) throws(RawCodingError) -> Result {
-        let (result, changed) = try connection.withLock { connection throws(RawCodingError) in
+        let (result, changed) = try withConnection { connection throws(RawCodingError) in
+            try StoreJob.checkCancellation()
+            return try body(connection)
+        }
+        if changed { watcher.broadcaster.send(forKey: key, from: self) }
+        return result
+    }
+
+    /// Runs `body` with a connection of the pool; when the connection was reset meanwhile (a
+    /// server restart), the watcher learns which server process serves it now.
+    private func withConnection<Result>(_ body: (PostgresConnection) throws(RawCodingError) -> Result)
+        throws(RawCodingError) -> Result
+    {
+        try pool.withConnection { connection throws(RawCodingError) in
             let before = connection.backendPID
             defer {
                 if connection.backendPID != before { watcher.replaceOwnBackend(before, with: connection.backendPID) }
             }
             return try body(connection)
         }
-        if changed { watcher.broadcaster.send(forKey: key, from: self) }
-        return result
     }
 
     /// Runs `body` in a transaction holding the key's advisory lock; rolls back if it throws.
@@ -177,6 +216,8 @@ public final class PostgresStore: KeyValueStore {
             // A format holds no colon, so the text is the row's alone (PostgreSQL's text holds no NUL).
             _ = try connection.run(
                 sql.lockKey, [.text(format + ":" + StoreKey.composed(key))], key: key, retrying: false)
+            // Cancelled while it waited for the lock: roll back, having written nothing.
+            try StoreJob.checkCancellation()
             return try body()
         }
     }
@@ -270,7 +311,7 @@ public final class PostgresStore: KeyValueStore {
     }
 
     public func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload] {
-        try connection.withLock { connection throws(RawCodingError) in
+        try withConnection { connection throws(RawCodingError) in
             let rows = try connection.run(sql.selectSetAside, [.text(format)], key: nil)
             return rows.rows.indices.map { row in
                 SetAsidePayload(
@@ -282,7 +323,7 @@ public final class PostgresStore: KeyValueStore {
     }
 
     public func discardSetAside(_ id: String) throws(RawCodingError) {
-        try connection.withLock { connection throws(RawCodingError) in
+        try withConnection { connection throws(RawCodingError) in
             _ = try connection.run(sql.deleteSetAside, [.text(id), .text(format)], key: nil)
         }
     }

@@ -28,9 +28,18 @@ import RawCodingStores
 ///   own asks SQLite's `PRAGMA data_version` whether another connection committed, and then
 ///   which rows' change tags differ from those it saw.
 ///
+/// - Reads run on a pool of up to `readers` connections of their own, so they go on while a
+///   write transaction is open (WAL lets readers read the last committed value meanwhile);
+///   writes go through one connection.
+/// - In `async` code, every call (`try await store.update(…)`) runs on threads of the store's
+///   own and never blocks the Swift concurrency pool; one cancelled while it waits for the write
+///   lock writes nothing. The synchronous calls block the calling thread while SQLite works (and
+///   while it waits for a lock).
+/// - A new database file is owner-only (`0600`) unless `permissions` says otherwise; SQLite gives
+///   its `-wal` and `-shm` files the database file's mode.
+///
 /// Every SQLite error is a `RawCodingError` of kind `.storageFailed` with SQLite's message and
-/// the key. The calls block the calling thread while SQLite works (and while it waits for a
-/// lock), as a `FileStore`'s do; the store's own watching runs on a thread of its own.
+/// the key.
 public final class SQLiteStore: KeyValueStore {
     /// How often, in seconds, the watcher looks for other processes' commits while someone
     /// observes.
@@ -46,6 +55,8 @@ public final class SQLiteStore: KeyValueStore {
     private let format: String
     private let storesText: Bool
     private let connection: Locked<SQLiteConnection>
+    private let readers: ConnectionPool<SQLiteConnection>
+    private let threads: StoreThreads
     private let watcher: SQLiteWatcher
 
     /// Opens (creating if needed) the database at `path` and the store's tables in it.
@@ -55,10 +66,15 @@ public final class SQLiteStore: KeyValueStore {
     ///   - codec: The payloads' format; canonical JSON by default, stored as text.
     ///   - busyTimeout: How long, in seconds, a call waits for another connection's write lock
     ///     before it fails; 10 seconds by default.
+    ///   - readers: The most connections reading at once; 4 by default. They are opened as
+    ///     reads need them.
+    ///   - permissions: The mode of the database file if the store creates it; owner-only by
+    ///     default.
     /// - Throws: `RawCodingError` of kind `.storageFailed` when the database cannot be opened
     ///   or its tables made.
     public init(
-        path: String, table: String = "raw_coding_values", codec: any Codec = .json, busyTimeout: TimeInterval = 10
+        path: String, table: String = "raw_coding_values", codec: any Codec = .json, busyTimeout: TimeInterval = 10,
+        readers: Int = 4, permissions: StoreFilePermissions = .ownerOnly
     ) throws(RawCodingError) {
         try StoreTable.check(table, in: SQLiteStore.self)
         self.path = path
@@ -67,23 +83,43 @@ public final class SQLiteStore: KeyValueStore {
         names = SQLiteTableNames(table: table)
         format = codec.fileExtension
         storesText = codec is JSONCodec
+        if let descriptor = try permissions.createFile(path, exclusive: false, in: SQLiteStore.self, key: nil) {
+            close(descriptor)
+        }
         let connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
         try connection.execute(names.createValues, key: nil)
         try connection.execute(names.createSetAside, key: nil)
         self.connection = Locked(connection)
+        self.readers = ConnectionPool(first: nil, size: readers) { () throws(RawCodingError) in
+            try SQLiteConnection(path: path, busyTimeout: busyTimeout)
+        }
+        threads = StoreThreads(name: "SQLiteStore", width: self.readers.size + 1)
         let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         watcher = SQLiteWatcher.shared(path: resolved, names: names, busyTimeout: busyTimeout)
+    }
+
+    /// Runs `work` on the store's own threads.
+    /// - Parameters:
+    ///   - key: The key the work is about.
+    ///   - work: The work.
+    /// - Returns: What `work` returns.
+    /// - Throws: `RawCodingError`: what `work` throws, or of kind `.cancelled`.
+    public func perform<Result: Sendable>(
+        forKey key: String?, _ work: @escaping @Sendable () throws(RawCodingError) -> Result
+    ) async throws(RawCodingError) -> Result {
+        try await threads.run(in: SQLiteStore.self, key: key, work)
     }
 
     // MARK: Reading
 
     public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
-        guard let data = try connection.withLock({ connection throws(RawCodingError) in try payload(key, connection) })
+        guard
+            let data = try readers.withConnection({ connection throws(RawCodingError) in try payload(key, connection) })
         else { return nil }
         return try codec.tree(ofPayload: data, forKey: key)
     }
 
-    /// The payload under `key`, as stored; the caller holds the connection's lock.
+    /// The payload under `key`, as stored; the caller has the connection to itself.
     private func payload(_ key: String, _ connection: SQLiteConnection) throws(RawCodingError) -> Data? {
         try connection.run(names.selectValue, key: key) { statement throws(RawCodingError) in
             try statement.bind(StoreKey.composed(key), at: 1)
@@ -93,7 +129,7 @@ public final class SQLiteStore: KeyValueStore {
     }
 
     public func keys() throws(RawCodingError) -> [String] {
-        try connection.withLock { connection throws(RawCodingError) in
+        try readers.withConnection { connection throws(RawCodingError) in
             try connection.run(names.selectKeys, key: nil) { statement throws(RawCodingError) in
                 try statement.bind(format, at: 1)
                 var keys: [String] = []
@@ -142,7 +178,11 @@ public final class SQLiteStore: KeyValueStore {
     private func mutate<Result>(
         forKey key: String, _ body: (SQLiteConnection) throws(RawCodingError) -> (result: Result, changed: Bool)
     ) throws(RawCodingError) -> Result {
-        let (result, changed) = try connection.withLock { connection throws(RawCodingError) in try body(connection) }
+        let (result, changed) = try connection.withLock { connection throws(RawCodingError) in
+            // An `async` call cancelled while it waited for the lock writes nothing.
+            try StoreJob.checkCancellation()
+            return try body(connection)
+        }
         if changed { watcher.broadcaster.send(forKey: key, from: self) }
         return result
     }
@@ -240,7 +280,7 @@ public final class SQLiteStore: KeyValueStore {
     }
 
     public func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload] {
-        try connection.withLock { connection throws(RawCodingError) in
+        try readers.withConnection { connection throws(RawCodingError) in
             try connection.run(names.selectSetAside, key: nil) { statement throws(RawCodingError) in
                 try statement.bind(format, at: 1)
                 var payloads: [SetAsidePayload] = []

@@ -141,7 +141,7 @@ struct PostgresStoreTests {
         let restart = Task.detached { try PostgresServer.run(try #require(PostgresServer.restartCommand)) }
         for index in 0..<400 {
             do {
-                try writer.set(index, forKey: "value-\(index)")
+                try await writer.set(index, forKey: "value-\(index)")
                 acknowledged.append(index)
             } catch {
                 // A write during the restart may fail; it was not acknowledged.
@@ -150,11 +150,12 @@ struct PostgresStoreTests {
         }
         #expect(try await restart.value == 0)
         // Writes go through again after the restart.
-        try writer.set(1_000, forKey: "value")
+        try await writer.set(1_000, forKey: "value")
         let reader = try PostgresServer.store(table, on: server)
         for index in acknowledged {
             #expect(
-                try reader.value(Int.self, forKey: "value-\(index)") == index, "acknowledged write \(index) is lost")
+                try await reader.value(Int.self, forKey: "value-\(index)") == index,
+                "acknowledged write \(index) is lost")
         }
         #expect(acknowledged.count > 300, "only \(acknowledged.count) of 400 writes went through")
         let deadline = ContinuousClock.now + .seconds(10)

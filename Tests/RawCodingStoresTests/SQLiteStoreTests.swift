@@ -84,7 +84,7 @@ struct SQLiteStoreTests {
         let missing = directory.url.appendingPathComponent("no such folder/store.sqlite").path
         let error = try #require(throws: RawCodingError.self) { try SQLiteStore(path: missing) }
         #expect(error.kind == .storageFailed)
-        #expect(error.reason.contains(missing) && error.reason.contains("unable to open"), "\(error.reason)")
+        #expect(error.reason.contains(missing) && error.reason.contains("No such file or directory"), "\(error.reason)")
         let notADatabase = directory.url.appendingPathComponent("text.sqlite")
         try Data("not a database, but long enough to have a header of sorts".utf8).write(to: notADatabase)
         let refused = try #require(throws: RawCodingError.self) { try SQLiteStore(path: notADatabase.path) }

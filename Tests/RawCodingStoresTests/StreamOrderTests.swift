@@ -65,7 +65,7 @@ struct StreamOrderTests {
                 }
             }
             await withCheckedContinuation { done in group.notify(queue: .global()) { done.resume() } }
-            #expect(try store.value(Int.self, forKey: "counter") == final)
+            #expect(try await store.value(Int.self, forKey: "counter") == final)
             for (index, (sightings, task)) in observers.enumerated() {
                 // A consumer that falls behind keeps the newest values only (coalescing), so the
                 // first it sees may be later than 0; it never sees one older than the last.
@@ -117,7 +117,7 @@ struct StreamOrderTests {
                         }
                     }
                 }
-                let stored = try #require(try store.value(Int.self, forKey: "shared\(round)"))
+                let stored = try await #require(try store.value(Int.self, forKey: "shared\(round)"))
                 #expect(property.value == stored)
                 #expect(
                     try await sightings.wait(for: stored, seconds: 10),

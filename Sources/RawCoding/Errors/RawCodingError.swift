@@ -41,6 +41,10 @@ public struct RawCodingError: Error, CustomStringConvertible, CustomDebugStringC
         /// or locked, or a store refused a key. ``RawCodingError/typeName`` names the store and
         /// ``RawCodingError/codingPath`` starts with the key.
         public static let storageFailed = Kind(name: "storageFailed")
+        /// The task that made an `async` store call was cancelled before the call could change
+        /// anything: nothing was written, and the store is usable. ``RawCodingError/underlyingError``
+        /// is a `CancellationError`.
+        public static let cancelled = Kind(name: "cancelled")
 
         public var description: String { name }
     }
@@ -105,6 +109,7 @@ public struct RawCodingError: Error, CustomStringConvertible, CustomDebugStringC
         case .recursionTrap: verb = "Recursion trap in"
         case .migrationFailed: verb = "Could not migrate"
         case .storageFailed: verb = "Storage failed in"
+        case .cancelled: verb = "Cancelled in"
         default: verb = "Could not decode"
         }
         let text = "\(verb) \(typeName) at \(codingPathDescription): \(reason)"

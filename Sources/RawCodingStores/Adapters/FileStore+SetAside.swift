@@ -20,7 +20,7 @@ extension FileStore {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let id = try names.setAsideID(for: key, milliseconds: milliseconds)
         guard let data = try POSIXFiles.read(file, key: key, maximumBytes: .max) else { return nil }
-        try POSIXFiles.makeDirectory(setAsidePath, key: key)
+        try POSIXFiles.makeDirectory(setAsidePath, permissions: permissions, key: key)
         guard try POSIXFiles.move(file, to: setAsidePath + "/" + id, key: key) else { return nil }
         try POSIXFiles.flushDirectory(setAsidePath, key: key)
         return SetAsidePayload(

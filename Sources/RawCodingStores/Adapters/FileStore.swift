@@ -19,6 +19,12 @@ import RawCoding
 /// try store.update(Int.self, forKey: "launches", defaultValue: 0) { $0 += 1 }
 /// ```
 ///
+/// - New files and directories are owner-only (`0600`, `0700`) unless `permissions` says
+///   otherwise; a rewritten file keeps its mode.
+/// - In `async` code, every call (`try await store.update(…)`) runs on threads of the store's
+///   own and never blocks the Swift concurrency pool; one cancelled while it waits for the lock
+///   writes nothing. The synchronous calls block the calling thread.
+///
 /// File names: see the article on stores; keys are escaped so any string is a safe name.
 public final class FileStore: KeyValueStore {
     /// How often, in seconds, the watcher looks for other processes' changes.
@@ -30,10 +36,13 @@ public final class FileStore: KeyValueStore {
     /// Largest file ``read(forKey:)`` reads; a bigger one is a `.limitExceeded`
     /// error and is left as it is.
     public let maximumFileBytes: Int
+    /// The permissions of the files and directories the store creates.
+    public let permissions: StoreFilePermissions
 
     let path: String
     let shared: FileStoreWatcher
     let names: FileStoreNames
+    private let threads = StoreThreads(name: "FileStore", width: 4)
 
     /// Opens (creating if needed) the store in `directory`, and removes temporary files that
     /// a crashed writer left behind.
@@ -42,20 +51,21 @@ public final class FileStore: KeyValueStore {
     ///   - codec: The files' format; compact JSON by default. Its `Codec.fileExtension` ends
     ///     each file name, so stores with different codecs can share a directory.
     ///   - maximumFileBytes: Largest file read; 64 MiB by default.
+    ///   - permissions: The modes of the files and directories the store creates (the directory
+    ///     and its missing parents too); owner-only by default.
     /// - Throws: `RawCodingError` of kind `.storageFailed` if the
     ///   directory cannot be created or locked.
-    public init(directory: URL, codec: any Codec = .json, maximumFileBytes: Int = 64 << 20) throws(RawCodingError) {
+    public init(
+        directory: URL, codec: any Codec = .json, maximumFileBytes: Int = 64 << 20,
+        permissions: StoreFilePermissions = .ownerOnly
+    ) throws(RawCodingError) {
         self.directory = directory.standardizedFileURL
         self.codec = codec
         self.maximumFileBytes = maximumFileBytes
+        self.permissions = permissions
         path = self.directory.path
         names = FileStoreNames(fileExtension: codec.fileExtension)
-        do {
-            try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
-        } catch {
-            throw RawCodingError.storage(
-                "could not create the directory \(path)", in: FileStore.self, key: nil, underlying: error)
-        }
+        try POSIXFiles.makeDirectories(path, permissions: permissions, key: nil)
         shared = FileStoreWatcher.shared(for: self.directory.resolvingSymlinksInPath().path)
         try removeLeftoverTemporaryFiles()
     }
@@ -70,7 +80,7 @@ public final class FileStore: KeyValueStore {
     /// Under the lock no writer is between creating and renaming its temporary file, so every
     /// one present is a crashed writer's.
     private func removeLeftoverTemporaryFiles() throws(RawCodingError) {
-        try POSIXFiles.withExclusiveLock(lockPath, key: nil) { () throws(RawCodingError) in
+        try POSIXFiles.withExclusiveLock(lockPath, permissions: permissions, key: nil) { () throws(RawCodingError) in
             for name in try POSIXFiles.names(in: path, key: nil) where name.hasPrefix(FileStoreNames.temporaryPrefix) {
                 try POSIXFiles.remove(path + "/" + name, key: nil)
             }
@@ -84,14 +94,28 @@ public final class FileStore: KeyValueStore {
     func mutate<Result>(
         forKey key: String, file: String, _ body: () throws(RawCodingError) -> (result: Result, changed: Bool)
     ) throws(RawCodingError) -> Result {
-        let (result, changed) = try POSIXFiles.withExclusiveLock(lockPath, key: key) {
+        let (result, changed) = try POSIXFiles.withExclusiveLock(lockPath, permissions: permissions, key: key) {
             () throws(RawCodingError) -> (Result, Bool) in
+            // An `async` call cancelled while it waited for the lock writes nothing.
+            try StoreJob.checkCancellation()
             let outcome = try body()
             if outcome.changed { shared.noteOwnChange(file) }
             return outcome
         }
         if changed { shared.broadcaster.send(forKey: key, from: self) }
         return result
+    }
+
+    /// Runs `work` on the store's own threads.
+    /// - Parameters:
+    ///   - key: The key the work is about.
+    ///   - work: The work.
+    /// - Returns: What `work` returns.
+    /// - Throws: `RawCodingError`: what `work` throws, or of kind `.cancelled`.
+    public func perform<Result: Sendable>(
+        forKey key: String?, _ work: @escaping @Sendable () throws(RawCodingError) -> Result
+    ) async throws(RawCodingError) -> Result {
+        try await threads.run(in: FileStore.self, key: key, work)
     }
 
     public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
@@ -145,7 +169,8 @@ public final class FileStore: KeyValueStore {
     /// Writes `data` to `file` atomically, through a temporary file; the caller holds the lock.
     func writeLocked(_ data: Data, key: String, file: String) throws(RawCodingError) {
         let temporary = path + "/" + FileStoreNames.temporaryName()
-        try POSIXFiles.writeAtomically(data, to: file, temporaryPath: temporary, directory: path, key: key)
+        try POSIXFiles.writeAtomically(
+            data, to: file, temporaryPath: temporary, directory: path, permissions: permissions, key: key)
     }
 
     /// The bytes of `value`'s file, refusing `null` at the top level.

@@ -64,6 +64,20 @@ public final class InMemoryStore: KeyValueStore {
         storage = other.storage
     }
 
+    /// Runs `work` at once, on the calling task: an in-memory store never blocks for long.
+    /// - Parameters:
+    ///   - key: The key the work is about, for the error of a cancelled call.
+    ///   - work: The work.
+    /// - Returns: What `work` returns.
+    /// - Throws: `RawCodingError`: what `work` throws, or of kind `.cancelled` when the task was
+    ///   cancelled before it started.
+    public func perform<Result: Sendable>(
+        forKey key: String?, _ work: @escaping @Sendable () throws(RawCodingError) -> Result
+    ) async throws(RawCodingError) -> Result {
+        if Task.isCancelled { throw .cancelled(in: InMemoryStore.self, key: key) }
+        return try work()
+    }
+
     public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
         storage.state.withLock { $0.values[key] }
     }

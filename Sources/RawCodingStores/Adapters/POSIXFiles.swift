@@ -26,12 +26,18 @@ enum POSIXFiles {
             in: FileStore.self, key: key)
     }
 
-    /// Runs `body` holding an exclusive `flock` on `lockPath`, which is created if missing.
-    /// Each call opens its own descriptor, so threads of one process exclude each other too.
+    /// Runs `body` holding an exclusive `flock` on `lockPath`, which is created with
+    /// `permissions` if missing. Each call opens its own descriptor, so threads of one process exclude each other
+    /// too.
     static func withExclusiveLock<Result>(
-        _ lockPath: String, key: String?, _ body: () throws(RawCodingError) -> Result
+        _ lockPath: String, permissions: StoreFilePermissions, key: String?, _ body: () throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
+        if descriptor < 0 && errno == ENOENT {
+            descriptor =
+                try permissions.createFile(lockPath, exclusive: false, in: FileStore.self, key: key)
+                ?? open(lockPath, O_RDWR | O_CLOEXEC)
+        }
         guard descriptor >= 0 else { throw failure("open the lock file", lockPath, key: key) }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
@@ -78,11 +84,16 @@ enum POSIXFiles {
     /// Writes `data` to `path` so that a crash at any moment leaves either the old file or
     /// the new one: a temporary file in the same directory, flushed, renamed over `path`, and
     /// the directory flushed.
+    /// The new file has the mode of the file it replaces, or `permissions.files` when there is none.
     static func writeAtomically(
-        _ data: Data, to path: String, temporaryPath: String, directory: String, key: String?
+        _ data: Data, to path: String, temporaryPath: String, directory: String, permissions: StoreFilePermissions,
+        key: String?
     ) throws(RawCodingError) {
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure("create", temporaryPath, key: key) }
+        var existing = stat()
+        var permissions = permissions
+        if stat(path, &existing) == 0 { permissions.files = UInt16(existing.st_mode & 0o7777) }
+        guard let descriptor = try permissions.createFile(temporaryPath, exclusive: true, in: FileStore.self, key: key)
+        else { throw failure("create", temporaryPath, key: key, code: EEXIST) }
         var closed = false
         defer { if !closed { close(descriptor) } }
         do throws(RawCodingError) {
@@ -132,9 +143,25 @@ enum POSIXFiles {
         throw failure("move \(from) to", to, key: key)
     }
 
-    static func makeDirectory(_ path: String, key: String?) throws(RawCodingError) {
-        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
-        throw failure("create the directory", path, key: key)
+    /// Creates the directory `path`, with its missing parents, each with exactly
+    /// `permissions.directories`; existing directories keep theirs.
+    static func makeDirectories(_ path: String, permissions: StoreFilePermissions, key: String?) throws(RawCodingError)
+    {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != path { try makeDirectories(parent, permissions: permissions, key: key) }
+        try makeDirectory(path, permissions: permissions, key: key)
+    }
+
+    /// Creates the directory `path` with exactly `permissions.directories` if it is missing.
+    static func makeDirectory(_ path: String, permissions: StoreFilePermissions, key: String?) throws(RawCodingError) {
+        let mode = mode_t(permissions.directories)
+        if mkdir(path, mode) != 0 {
+            if errno == EEXIST { return }
+            throw failure("create the directory", path, key: key)
+        }
+        guard chmod(path, mode) == 0 else { throw failure("set the permissions of", path, key: key) }
     }
 
     /// The names in `directory` (without `.` and `..`).

@@ -150,13 +150,56 @@ extension KeyValueStoreContract {
                 for thread in 0..<8 {
                     let store = stores[thread % 2]
                     group.addTask {
-                        for _ in 0..<50 { try store.update(Int.self, forKey: "counter", defaultValue: 0) { $0 += 1 } }
+                        for _ in 0..<50 {
+                            try await store.update(Int.self, forKey: "counter", defaultValue: 0) { $0 += 1 }
+                        }
                     }
                 }
                 try await group.waitForAll()
             }
-            let total = try store.value(Int.self, forKey: "counter")
+            let total = try await store.value(Int.self, forKey: "counter")
             try expect(total == 400, "8 tasks × 50 increments should give 400, gave \(String(describing: total))")
+        }
+
+        func asyncCallsMatchTheSynchronousOnes() async throws {
+            try await store.write("written", forKey: "async")
+            try expect(try await store.read(forKey: "async") == "written", "an async write should be read back")
+            try expect(try await other.read(forKey: "async") == "written", "an async read should see the write")
+            try await store.set(ContractSettings(name: "async", volume: 1), forKey: "settings")
+            let count = try await other.update(
+                ContractSettings.self, forKey: "settings", defaultValue: ContractSettings()
+            ) {
+                $0.volume += 1
+                return $0.volume
+            }
+            try expect(count == 2, "an async update should return its body's result, returned \(count)")
+            let settings = try await store.value(ContractSettings.self, forKey: "settings")
+            try expect(
+                settings == ContractSettings(name: "async", volume: 2),
+                "an async value read \(String(describing: settings))")
+            try await store.remove(forKey: "async")
+            try expect(
+                try await store.value(Int.self, forKey: "async", defaultValue: 7) == 7, "a removed key should be empty")
+            let store = self.store
+            let cancelled = Task { () async -> RawCodingError? in
+                withUnsafeCurrentTask { $0?.cancel() }
+                do throws(RawCodingError) {
+                    try await store.update(Int.self, forKey: "cancelled", defaultValue: 0) { $0 += 1 }
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            let error = await cancelled.value
+            try expect(
+                error?.kind == .cancelled,
+                "an update from a cancelled task should throw .cancelled, threw \(String(describing: error))")
+            try expect(
+                try await store.read(forKey: "cancelled") == nil,
+                "an update cancelled before it ran should write nothing")
+            try await store.write(1, forKey: "after")
+            try expect(
+                try await store.read(forKey: "after") == 1, "the store should stay usable after a cancelled call")
         }
 
         func failedUpdateWritesNothing() throws {
@@ -184,7 +227,7 @@ extension KeyValueStoreContract {
                 seen.withLock { $0["first", default: []].append(change) }
             }
             let second = other.observe { change in seen.withLock { $0["second", default: []].append(change) } }
-            try store.write("value", forKey: "observed")
+            try await store.write("value", forKey: "observed")
             try await eventually("notifying both instances of a write") {
                 seen.withLock {
                     ($0["first"] ?? []).contains(StoreChange(key: "observed", origin: .thisInstance))
@@ -194,7 +237,7 @@ extension KeyValueStoreContract {
             first?.cancel()
             first = nil
             let before = seen.withLock { $0["first"]?.count ?? 0 }
-            try other.write("again", forKey: "observed")
+            try await other.write("again", forKey: "observed")
             try await eventually("notifying the second instance") {
                 seen.withLock { ($0["second"] ?? []).contains(StoreChange(key: "observed", origin: .thisInstance)) }
             }
@@ -227,7 +270,7 @@ extension KeyValueStoreContract {
             } onChange: {
                 fired.withLock { $0 = true }
             }
-            try other.set(ContractSettings(name: "other", volume: 9), forKey: "settings")
+            try await other.set(ContractSettings(name: "other", volume: 9), forKey: "settings")
             try await eventually("observation firing after the other instance wrote") { fired.withLock { $0 } }
             try expect(
                 property.value == ContractSettings(name: "other", volume: 9),
@@ -272,7 +315,7 @@ extension KeyValueStoreContract {
                 first == ContractSettings(),
                 "the stream should start with the current value, gave \(String(describing: first))")
             let written = ContractSettings(name: "streamed", volume: 2)
-            try other.set(written, forKey: "streamed")
+            try await other.set(written, forKey: "streamed")
             try await eventually("the stream delivering the other instance's write") {
                 received.withLock { $0.last == written }
             }

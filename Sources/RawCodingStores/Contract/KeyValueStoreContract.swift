@@ -34,6 +34,9 @@ public struct KeyValueStoreContract: Sendable {
         case refusesNullAtTheTopLevel
         /// Concurrent ``KeyValueStore/update(forKey:_:)`` calls lose no increment.
         case updatesAreAtomic
+        /// The `async` calls read and write as the synchronous ones do, and one from a cancelled
+        /// task throws `.cancelled` and writes nothing.
+        case asyncCallsMatchTheSynchronousOnes
         /// An update whose body throws writes nothing.
         case failedUpdateWritesNothing
         /// A write through one instance is read through the other.
@@ -110,6 +113,7 @@ public struct KeyValueStoreContract: Sendable {
         case .keepsAwkwardKeysApart: try run.keepsAwkwardKeysApart()
         case .refusesNullAtTheTopLevel: try run.refusesNullAtTheTopLevel()
         case .updatesAreAtomic: try await run.updatesAreAtomic()
+        case .asyncCallsMatchTheSynchronousOnes: try await run.asyncCallsMatchTheSynchronousOnes()
         case .failedUpdateWritesNothing: try run.failedUpdateWritesNothing()
         case .instancesShareStorage: try run.instancesShareStorage()
         case .notifiesObservers: try await run.notifiesObservers()

@@ -108,9 +108,39 @@ public protocol KeyValueStore: AnyObject, Sendable {
     /// - Parameter id: ``SetAsidePayload/id``.
     /// - Throws: `RawCodingError` of kind `.storageFailed`.
     func discardSetAside(_ id: String) throws(RawCodingError)
+
+    /// Runs `work`, calls of this store's synchronous API, where it may block (on a lock, a
+    /// disk, a round trip) without holding a thread of the Swift concurrency pool: what every
+    /// `async` call of a store does. A store that blocks runs it on threads of its own; one that
+    /// never blocks may run it at once.
+    ///
+    /// The default runs `work` on a few threads RawCodingStores keeps for stores that bring
+    /// none. Override it to use the store's own threads, and to stop work in progress when the
+    /// calling task is cancelled.
+    /// - Parameters:
+    ///   - key: The key the work is about, for the error of a cancelled call; `nil` for none.
+    ///   - work: The work; it runs once, or not at all when the task is cancelled first.
+    /// - Returns: What `work` returns.
+    /// - Throws: `RawCodingError`: what `work` throws, or of kind `.cancelled` when the
+    ///   calling task was cancelled before `work` changed anything.
+    func perform<Result: Sendable>(
+        forKey key: String?, _ work: @escaping @Sendable () throws(RawCodingError) -> Result
+    ) async throws(RawCodingError) -> Result
 }
 
 extension KeyValueStore {
+    /// Runs `work` on the threads RawCodingStores keeps for stores that bring none of their own.
+    /// - Parameters:
+    ///   - key: The key the work is about, for the error of a cancelled call.
+    ///   - work: The work.
+    /// - Returns: What `work` returns.
+    /// - Throws: `RawCodingError`: what `work` throws, or of kind `.cancelled`.
+    public func perform<Result: Sendable>(
+        forKey key: String?, _ work: @escaping @Sendable () throws(RawCodingError) -> Result
+    ) async throws(RawCodingError) -> Result {
+        try await StoreThreads.shared.run(in: Self.self, key: key, work)
+    }
+
     /// Stores `value` under `key` through ``update(forKey:_:)``. A store overrides this when it can
     /// write without reading the old value first.
     /// - Parameters:

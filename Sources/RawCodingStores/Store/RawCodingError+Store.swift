@@ -12,6 +12,15 @@ extension RawCodingError {
             underlyingError: underlying)
     }
 
+    /// The error of an `async` call in `store` whose task was cancelled before it changed anything.
+    package static func cancelled(in store: Any.Type, key: String?) -> RawCodingError {
+        RawCodingError(
+            kind: .cancelled, typeName: String(describing: store),
+            codingPath: key.map { [StoredCodingKey(stringValue: $0)] } ?? [],
+            reason: "the task was cancelled before the call changed anything; nothing was written",
+            underlyingError: CancellationError())
+    }
+
     /// The refusal of `null` as the whole value under `key` in `store`: a store holds values,
     /// and a removal is how a key stops holding one.
     package static func nullAtTopLevel(in store: Any.Type, key: String) -> RawCodingError {
