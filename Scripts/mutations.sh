@@ -1050,6 +1050,41 @@ after: static func mayNeedEscape
 line: return found != 0
 becomes: return false
 tests: SinkEncodingTests|FoundationCoderPortTests
+
+name: async store calls run on the calling task, blocking the concurrency pool
+file: Sources/RawCodingStores/Store/StoreThreads.swift
+after: private func enqueue(_ job: @escaping @Sendable () -> Void) {
+line: condition.lock()
+becomes: if Bool(true) { return job() }; condition.lock()
+tests: aHeldLockLeavesThePoolFree
+
+name: stores do not check cancellation before they write
+file: Sources/RawCodingStores/Store/StoreThreads.swift
+after: package static func checkCancellation()
+line: guard let job = current, job.isCancelled else { return }
+becomes: guard let job = current, job.isCancelled, Bool(false) else { return }
+tests: anUpdateCancelledWhileWaitingForTheLockWritesNothing|adapterMeetsTheContract
+
+name: PostgresStore does not cancel the statement of a cancelled task
+file: Sources/RawCodingPostgres/PostgresConnection.swift
+after: private func execute(
+line: return try job.whileRunning(interrupt: request.send)
+becomes: return try job.whileRunning(interrupt: {})
+tests: anUpdateCancelledWhileWaitingForTheLockWritesNothing
+
+name: SQLiteStore reads through the writer's connection
+file: Sources/RawCodingSQLite/SQLiteStore.swift
+after: public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
+line: try readers.withConnection({ connection throws(RawCodingError) in
+becomes: try connection.withLock({ connection throws(RawCodingError) in
+tests: sqliteReadersReadTheLastCommitAroundAnOpenWriteTransaction
+
+name: a connection pool opens more connections than its size
+file: Sources/RawCodingStores/Store/ConnectionPool.swift
+after: private func checkOut()
+line: if opened < size {
+becomes: if opened < size || Bool(true) {
+tests: callersBeyondThePoolWaitForAConnection
 LIST
 )
 

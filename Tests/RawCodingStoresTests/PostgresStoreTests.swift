@@ -67,6 +67,42 @@ struct PostgresStoreTests {
         var otherCodec: any Codec { self == .json ? .propertyList(.binary) : .json }
     }
 
+    /// More callers than connections: each waits for a connection to come back, none fails, and
+    /// no more than `connections` of them run at once.
+    @Test func callersBeyondThePoolWaitForAConnection() async throws {
+        let store = try PostgresStore(
+            connection: try #require(PostgresServer.connection), table: PostgresServer.freshTable(), connections: 2)
+        #expect(store.connections == 2)
+        let running = Locked((now: 0, most: 0))
+        let failures = Locked<[String]>([])
+        let finished = DispatchGroup()
+        for caller in 0..<8 {
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                do {
+                    for round in 0..<5 {
+                        try store.update(Int.self, forKey: "key\(caller)", defaultValue: 0) { value in
+                            running.withLock {
+                                $0.now += 1
+                                $0.most = max($0.most, $0.now)
+                            }
+                            Thread.sleep(forTimeInterval: 0.005)
+                            running.withLock { $0.now -= 1 }
+                            value = round + 1
+                        }
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        await withCheckedContinuation { done in finished.notify(queue: .global()) { done.resume() } }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(running.withLock { $0.most } == 2, "\(running.withLock { $0.most }) calls ran at once on 2 connections")
+        for caller in 0..<8 { #expect(try await store.value(Int.self, forKey: "key\(caller)") == 5) }
+    }
+
     @Test(arguments: Payload.allCases, KeyValueStoreContract.Check.allCases)
     func meetsTheContract(_ payload: Payload, _ check: KeyValueStoreContract.Check) async throws {
         let table = PostgresServer.freshTable()

@@ -145,6 +145,20 @@ struct FileStoreProcessTests {
         #expect(counter == 4_000)
     }
 
+    /// 16 tasks making 250 async increments each, 8 in each of two processes.
+    @Test(arguments: SharedStorage.available)
+    func twoProcessesOfEightTasksLoseNoAsyncIncrement(_ storage: SharedStorage) throws {
+        let directory = try TemporaryDirectory()
+        let argument = storage.probeArgument(directory)
+        let probes = try (0..<2).map { _ in try Probe(["increment-async", argument, "8", "250"]) }
+        for probe in probes {
+            let result = probe.finish()
+            #expect(result.status == 0 && result.output.contains("incremented 2000"), "\(result.output)")
+        }
+        let counter = try storage.store(directory).value(Int.self, forKey: "counter")
+        #expect(counter == 4_000)
+    }
+
     @Test(arguments: SharedStorage.available)
     func observationFiresWhenAnotherProcessWrites(_ storage: SharedStorage) throws {
         let directory = try TemporaryDirectory()

@@ -31,7 +31,7 @@ func fail(_ message: String) -> Never {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
     fail(
-        "usage: StoreProbe write-sequence DIR FIRST COUNT | increment DIR THREADS COUNT | set DIR KEY INT"
+        "usage: StoreProbe write-sequence DIR FIRST COUNT | increment DIR THREADS COUNT | increment-async DIR TASKS COUNT | set DIR KEY INT"
             + " | watch DIR KEY FINAL | defaults-read SUITE KEY")
 }
 if arguments[0] == "defaults-read", arguments.count == 3 {
@@ -85,6 +85,32 @@ do {
         group.wait()
         if let failure = failures.sync(execute: { failure }) { fail("\(failure)") }
         print("incremented \(threads * count)")
+    case "increment-async" where arguments.count == 4:
+        // TASKS tasks each making COUNT async increments, on the concurrency pool.
+        guard let tasks = Int(arguments[2]), let count = Int(arguments[3]) else { fail("TASKS and COUNT are numbers") }
+        let done = DispatchSemaphore(value: 0)
+        final class Outcome: @unchecked Sendable { var failure: (any Error)? }
+        let outcome = Outcome()
+        Task.detached {
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<tasks {
+                        group.addTask {
+                            for _ in 0..<count {
+                                try await store.update(Int.self, forKey: "counter", defaultValue: 0) { $0 += 1 }
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            } catch {
+                outcome.failure = error
+            }
+            done.signal()
+        }
+        done.wait()
+        if let failure = outcome.failure { fail("\(failure)") }
+        print("incremented \(tasks * count)")
     case "watch" where arguments.count == 4:
         // Follows KEY through a change stream until it reaches FINAL; fails if the stream ever
         // goes back to a smaller number, or does not get there within a minute.
