@@ -31,7 +31,7 @@ func fail(_ message: String) -> Never {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
     fail(
-        "usage: StoreProbe write-sequence DIR FIRST COUNT | increment DIR THREADS COUNT | increment-async DIR TASKS COUNT | set DIR KEY INT"
+        "usage: StoreProbe write-sequence DIR FIRST COUNT | increment DIR THREADS COUNT | increment-async DIR TASKS COUNT | tick-while-locked DIR | set DIR KEY INT"
             + " | watch DIR KEY FINAL | defaults-read SUITE KEY")
 }
 if arguments[0] == "defaults-read", arguments.count == 3 {
@@ -43,20 +43,24 @@ if arguments[0] == "defaults-read", arguments.count == 3 {
     }
     exit(0)
 }
-do {
-    let store: any KeyValueStore
-    if arguments[1].hasPrefix("sqlite:") {
-        store = try SQLiteStore(path: String(arguments[1].dropFirst("sqlite:".count)))
-    } else if arguments[1].hasPrefix("postgres:"), let bar = arguments[1].firstIndex(of: "|") {
+/// A store on the storage `argument` names: `sqlite:PATH`, `postgres:TABLE|CONNECTION` or a
+/// directory.
+func openStore(_ argument: String) throws -> any KeyValueStore {
+    if argument.hasPrefix("sqlite:") {
+        return try SQLiteStore(path: String(argument.dropFirst("sqlite:".count)))
+    } else if argument.hasPrefix("postgres:"), let bar = argument.firstIndex(of: "|") {
         #if canImport(RawCodingPostgres)
-            let table = String(arguments[1][..<bar].dropFirst("postgres:".count))
-            store = try PostgresStore(connection: String(arguments[1][bar...].dropFirst()), table: table)
+            let table = String(argument[..<bar].dropFirst("postgres:".count))
+            return try PostgresStore(connection: String(argument[bar...].dropFirst()), table: table)
         #else
             fail("PostgresStore is not built for this platform")
         #endif
-    } else {
-        store = try FileStore(directory: URL(fileURLWithPath: arguments[1]))
     }
+    return try FileStore(directory: URL(fileURLWithPath: argument))
+}
+
+do {
+    let store = try openStore(arguments[1])
     switch arguments[0] {
     case "write-sequence" where arguments.count == 4:
         guard let first = Int(arguments[2]), let count = Int(arguments[3]) else { fail("FIRST and COUNT are numbers") }
@@ -111,6 +115,66 @@ do {
         done.wait()
         if let failure = outcome.failure { fail("\(failure)") }
         print("incremented \(tasks * count)")
+    case "tick-while-locked" where arguments.count == 2:
+        // Another instance holds the lock of "counter" for 2 s on a thread of its own while 64
+        // tasks update it and a ticker task counts; prints the ticks seen while the lock was
+        // held and the counter after. Alone in its process, so nothing else uses the pool.
+        let holder = try openStore(arguments[1])
+        final class Ticks: @unchecked Sendable {
+            let lock = NSLock()
+            var count = 0
+            var whileHeld = -1
+            func read() -> Int { lock.withLock { count } }
+        }
+        let ticks = Ticks()
+        try store.set(0, forKey: "counter")
+        let held = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do {
+                try holder.update(forKey: "counter") { _ in
+                    held.signal()
+                    let first = ticks.read()
+                    Thread.sleep(forTimeInterval: 2)
+                    let last = ticks.read()
+                    ticks.lock.withLock { ticks.whileHeld = last - first }
+                }
+            } catch {
+                fail("holding the lock failed: \(error)")
+            }
+            finished.signal()
+        }
+        held.wait()
+        let done = DispatchSemaphore(value: 0)
+        final class Outcome: @unchecked Sendable { var failure: (any Error)? }
+        let outcome = Outcome()
+        let ticker = Task.detached {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .milliseconds(10))
+                ticks.lock.withLock { ticks.count += 1 }
+            }
+        }
+        Task.detached {
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<64 {
+                        group.addTask {
+                            try await store.update(Int.self, forKey: "counter", defaultValue: 0) { $0 += 1 }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            } catch {
+                outcome.failure = error
+            }
+            done.signal()
+        }
+        done.wait()
+        finished.wait()
+        ticker.cancel()
+        if let failure = outcome.failure { fail("\(failure)") }
+        let counter = try store.value(Int.self, forKey: "counter") ?? -1
+        print("ticks while held \(ticks.lock.withLock { ticks.whileHeld }), counter \(counter)")
     case "watch" where arguments.count == 4:
         // Follows KEY through a change stream until it reaches FINAL; fails if the stream ever
         // goes back to a smaller number, or does not get there within a minute.
