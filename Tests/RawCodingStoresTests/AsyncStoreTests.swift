@@ -16,16 +16,13 @@ final class LockHolder: Sendable {
     /// Whether the hold ended because nobody released it within the deadline.
     let timedOut = Locked(false)
 
-    /// Starts holding; `hold` runs on the holding thread once the lock is held, and ends the
-    /// hold when it returns (by default: when ``release()`` is called, or after 30 seconds).
-    init(_ store: any KeyValueStore, key: String, hold: (@Sendable () -> Void)? = nil) {
+    /// Starts holding until ``release()`` is called, or `deadline` seconds have passed.
+    init(_ store: any KeyValueStore, key: String, deadline: Int = 30) {
         Thread.detachNewThread { [self] in
             do {
                 try store.update(forKey: key) { _ in
                     held.signal()
-                    if let hold {
-                        hold()
-                    } else if released.wait(timeout: .now() + 30) == .timedOut {
+                    if released.wait(timeout: .now() + .seconds(deadline)) == .timedOut {
                         timedOut.withLock { $0 = true }
                     }
                 }
@@ -86,7 +83,9 @@ struct AsyncStoreTests {
         let directory = try TemporaryDirectory()
         let store = try storage.store(directory)
         try await store.set(0, forKey: "counter")
-        let holder = LockHolder(try storage.store(directory), key: "counter")
+        // Shorter than the store's lock timeout (10 s): a PostgresStore that did not cancel its
+        // statement would return only after the holder gave up.
+        let holder = LockHolder(try storage.store(directory), key: "counter", deadline: 5)
         try await holder.waitUntilHeld()
         let waiting = Task { () async -> RawCodingError? in
             do throws(RawCodingError) {
