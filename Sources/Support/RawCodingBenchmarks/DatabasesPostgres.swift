@@ -41,17 +41,21 @@ func benchmarkPostgres() throws -> (store: any KeyValueStore, direct: any Direct
 #if canImport(RawCodingPostgres)
     /// The same upsert and select `PostgresStore` prepares (binary parameters and results), issued
     /// directly through libpq on a connection of its own.
-    final class DirectPostgres: DirectStatements {
+    final class DirectPostgres: DirectStatements, @unchecked Sendable {
         private let connection: OpaquePointer
         private let format = "json"
         private let table: String
+        private let dropsTables: Bool
 
-        init(_ connection: String, table: String) {
+        /// - Parameter dropsTables: Whether the tables go when this goes (one of several
+        ///   connections on a table leaves them to the first).
+        init(_ connection: String, table: String, dropsTables: Bool = true) {
             guard let opened = PQconnectdb(connection), PQstatus(opened) == CONNECTION_OK else {
                 fail("cannot connect to PostgreSQL for the direct statements")
             }
             self.connection = opened
             self.table = table
+            self.dropsTables = dropsTables
             let values = "\"\(table)\""
             prepare(
                 "upsert",
@@ -65,7 +69,7 @@ func benchmarkPostgres() throws -> (store: any KeyValueStore, direct: any Direct
 
         /// Drops the benchmark's tables (their trigger goes with them; its small function stays).
         deinit {
-            for table in [table, table + "_set_aside"] {
+            for table in [table, table + "_set_aside"] where dropsTables {
                 let result = PQexec(connection, "DROP TABLE IF EXISTS \"\(table)\"")
                 if PQresultStatus(result) != PGRES_COMMAND_OK {
                     print(

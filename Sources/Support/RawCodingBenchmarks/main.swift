@@ -15,7 +15,7 @@ import RawCodingStores
 // StoredDefault & StoredVersioned records), for `perf record`.
 
 /// The command line: `[runs] [--originals DIR] [--only GROUP]...`, groups being originals,
-/// small, api, engine, stored, stores, databases, catalog, canada and twitter.
+/// small, api, engine, stored, stores, databases, concurrency, catalog, canada and twitter.
 enum Options {
     static let arguments = Array(CommandLine.arguments.dropFirst())
     static let only: [String] = arguments.indices.compactMap { index in
@@ -29,7 +29,8 @@ let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 21
 /// `--only` does not know stops before anything is measured.
 extension Options {
     static let groups = [
-        "originals", "small", "api", "engine", "stored", "stores", "databases", "catalog", "canada", "twitter",
+        "originals", "small", "api", "engine", "stored", "stores", "databases", "concurrency", "catalog", "canada",
+        "twitter",
     ]
     static let usage = """
         usage: RawCodingBenchmarks [RUNS] [--originals DIR] [--only GROUP]...
@@ -356,6 +357,7 @@ if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
         if wanted("stored") { for row in try storedRows(catalog) { print(row.line) } }
         if wanted("stores") { for row in try storeRows() { print(row.line) } }
         if wanted("databases") { for row in try databaseRows() { print(row.line) } }
+        if wanted("concurrency") { for row in try concurrencyRows() { print(row.line) } }
         var sizes: [String] = []
         for (name, rows) in [
             ("catalog", { try formatRows("catalog", catalog) }),
