@@ -59,6 +59,33 @@ func openStore(_ argument: String) throws -> any KeyValueStore {
     return try FileStore(directory: URL(fileURLWithPath: argument))
 }
 
+/// Makes `count` async increments of "counter" on each of `tasks` tasks of the concurrency pool
+/// and waits for them; a failure ends the probe.
+func incrementOnTasks(_ store: any KeyValueStore, tasks: Int, count: Int) {
+    let done = DispatchSemaphore(value: 0)
+    final class Outcome: @unchecked Sendable { var failure: (any Error)? }
+    let outcome = Outcome()
+    Task.detached {
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<tasks {
+                    group.addTask {
+                        for _ in 0..<count {
+                            try await store.update(Int.self, forKey: "counter", defaultValue: 0) { $0 += 1 }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        } catch {
+            outcome.failure = error
+        }
+        done.signal()
+    }
+    done.wait()
+    if let failure = outcome.failure { fail("\(failure)") }
+}
+
 do {
     let store = try openStore(arguments[1])
     switch arguments[0] {
@@ -92,28 +119,7 @@ do {
     case "increment-async" where arguments.count == 4:
         // TASKS tasks each making COUNT async increments, on the concurrency pool.
         guard let tasks = Int(arguments[2]), let count = Int(arguments[3]) else { fail("TASKS and COUNT are numbers") }
-        let done = DispatchSemaphore(value: 0)
-        final class Outcome: @unchecked Sendable { var failure: (any Error)? }
-        let outcome = Outcome()
-        Task.detached {
-            do {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<tasks {
-                        group.addTask {
-                            for _ in 0..<count {
-                                try await store.update(Int.self, forKey: "counter", defaultValue: 0) { $0 += 1 }
-                            }
-                        }
-                    }
-                    try await group.waitForAll()
-                }
-            } catch {
-                outcome.failure = error
-            }
-            done.signal()
-        }
-        done.wait()
-        if let failure = outcome.failure { fail("\(failure)") }
+        incrementOnTasks(store, tasks: tasks, count: count)
         print("incremented \(tasks * count)")
     case "tick-while-locked" where arguments.count == 2:
         // Another instance holds the lock of "counter" for 2 s on a thread of its own while 64
@@ -145,34 +151,15 @@ do {
             finished.signal()
         }
         held.wait()
-        let done = DispatchSemaphore(value: 0)
-        final class Outcome: @unchecked Sendable { var failure: (any Error)? }
-        let outcome = Outcome()
         let ticker = Task.detached {
             while !Task.isCancelled {
                 try await Task.sleep(for: .milliseconds(10))
                 ticks.lock.withLock { ticks.count += 1 }
             }
         }
-        Task.detached {
-            do {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<64 {
-                        group.addTask {
-                            try await store.update(Int.self, forKey: "counter", defaultValue: 0) { $0 += 1 }
-                        }
-                    }
-                    try await group.waitForAll()
-                }
-            } catch {
-                outcome.failure = error
-            }
-            done.signal()
-        }
-        done.wait()
+        incrementOnTasks(store, tasks: 64, count: 1)
         finished.wait()
         ticker.cancel()
-        if let failure = outcome.failure { fail("\(failure)") }
         let counter = try store.value(Int.self, forKey: "counter") ?? -1
         print("ticks while held \(ticks.lock.withLock { ticks.whileHeld }), counter \(counter)")
     case "watch" where arguments.count == 4:
