@@ -83,7 +83,7 @@ public final class SQLiteStore: KeyValueStore {
         names = SQLiteTableNames(table: table)
         format = codec.fileExtension
         storesText = codec is JSONCodec
-        if let descriptor = try permissions.createFile(path, exclusive: false, in: SQLiteStore.self, key: nil) {
+        if let descriptor = try permissions.createFile(path, in: SQLiteStore.self, key: nil) {
             close(descriptor)
         }
         let connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)

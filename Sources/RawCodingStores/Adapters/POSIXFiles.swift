@@ -20,22 +20,23 @@ enum POSIXFiles {
         var nanoseconds: Int
     }
 
-    static func failure(_ action: String, _ path: String, key: String?, code: Int32 = errno) -> RawCodingError {
+    static func failure(
+        _ action: String, _ path: String, key: String?, code: Int32 = errno, in store: Any.Type = FileStore.self
+    ) -> RawCodingError {
         .storage(
-            "could not \(action) \(path): \(String(cString: strerror(code))) (errno \(code))",
-            in: FileStore.self, key: key)
+            "could not \(action) \(path): \(String(cString: strerror(code))) (errno \(code))", in: store, key: key)
     }
 
     /// Runs `body` holding an exclusive `flock` on `lockPath`, which is created with
-    /// `permissions` if missing. Each call opens its own descriptor, so threads of one process exclude each other
-    /// too.
+    /// `permissions` if missing. Each call opens its own descriptor, so threads of one process
+    /// exclude each other too.
     static func withExclusiveLock<Result>(
         _ lockPath: String, permissions: StoreFilePermissions, key: String?, _ body: () throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
         var descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
         if descriptor < 0 && errno == ENOENT {
             descriptor =
-                try permissions.createFile(lockPath, exclusive: false, in: FileStore.self, key: key)
+                try permissions.createFile(lockPath, in: FileStore.self, key: key)
                 ?? open(lockPath, O_RDWR | O_CLOEXEC)
         }
         guard descriptor >= 0 else { throw failure("open the lock file", lockPath, key: key) }
@@ -83,8 +84,8 @@ enum POSIXFiles {
 
     /// Writes `data` to `path` so that a crash at any moment leaves either the old file or
     /// the new one: a temporary file in the same directory, flushed, renamed over `path`, and
-    /// the directory flushed.
-    /// The new file has the mode of the file it replaces, or `permissions.files` when there is none.
+    /// the directory flushed. The new file has the mode of the file it replaces, or
+    /// `permissions.files` when there is none.
     static func writeAtomically(
         _ data: Data, to path: String, temporaryPath: String, directory: String, permissions: StoreFilePermissions,
         key: String?
@@ -92,7 +93,7 @@ enum POSIXFiles {
         var existing = stat()
         var permissions = permissions
         if stat(path, &existing) == 0 { permissions.files = UInt16(existing.st_mode & 0o7777) }
-        guard let descriptor = try permissions.createFile(temporaryPath, exclusive: true, in: FileStore.self, key: key)
+        guard let descriptor = try permissions.createFile(temporaryPath, in: FileStore.self, key: key)
         else { throw failure("create", temporaryPath, key: key, code: EEXIST) }
         var closed = false
         defer { if !closed { close(descriptor) } }

@@ -31,10 +31,7 @@ extension KeyValueStore {
     ///   - key: The key.
     /// - Throws: `RawCodingError`, as ``write(_:forKey:)``, or of kind `.cancelled`.
     public func write(_ value: StoredValue, forKey key: String) async throws(RawCodingError) {
-        try await perform(forKey: key) { () throws(RawCodingError) in
-            try StoreJob.checkCancellation()
-            try self.write(value, forKey: key)
-        }
+        try await perform(forKey: key) { () throws(RawCodingError) in try self.write(value, forKey: key) }
     }
 
     /// Removes the value under `key`, as ``remove(forKey:)``, without blocking the concurrency
@@ -42,10 +39,7 @@ extension KeyValueStore {
     /// - Parameter key: The key.
     /// - Throws: `RawCodingError`, as ``remove(forKey:)``, or of kind `.cancelled`.
     public func remove(forKey key: String) async throws(RawCodingError) {
-        try await perform(forKey: key) { () throws(RawCodingError) in
-            try StoreJob.checkCancellation()
-            try self.remove(forKey: key)
-        }
+        try await perform(forKey: key) { () throws(RawCodingError) in try self.remove(forKey: key) }
     }
 
     /// Reads, changes and writes the value under `key` as one step, as ``update(forKey:_:)``,
@@ -104,10 +98,7 @@ extension KeyValueStore {
     ///   - key: The key.
     /// - Throws: `RawCodingError`, as ``set(_:forKey:)``, or of kind `.cancelled`.
     public func set<Value: Codable & Sendable>(_ value: Value, forKey key: String) async throws(RawCodingError) {
-        try await perform(forKey: key) { () throws(RawCodingError) in
-            try StoreJob.checkCancellation()
-            try self.set(value, forKey: key)
-        }
+        try await perform(forKey: key) { () throws(RawCodingError) in try self.set(value, forKey: key) }
     }
 
     /// Reads, changes and writes the value under `key` as one step, as

@@ -42,26 +42,20 @@ public struct StoreFilePermissions: Hashable, Sendable, CustomStringConvertible 
     }
 
     /// Creates the file `path` with exactly ``files`` as its mode, whatever the `umask`, and
-    /// returns its open descriptor (read and write); `nil` when it exists and `exclusive` is
-    /// false, since then it keeps the mode it has.
+    /// returns its open descriptor (read and write); `nil` when `path` exists, which is left as
+    /// it is, with its mode.
     /// - Throws: `RawCodingError` of kind `.storageFailed`, in `store`, when it cannot be made.
-    package func createFile(
-        _ path: String, exclusive: Bool, in store: Any.Type, key: String?
-    ) throws(RawCodingError) -> Int32? {
-        func failure(_ action: String, _ code: Int32) -> RawCodingError {
-            .storage(
-                "could not \(action) \(path): \(String(cString: strerror(code))) (errno \(code))", in: store, key: key)
-        }
+    package func createFile(_ path: String, in store: Any.Type, key: String?) throws(RawCodingError) -> Int32? {
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(files))
         guard descriptor >= 0 else {
-            if errno == EEXIST && !exclusive { return nil }
-            throw failure("create", errno)
+            if errno == EEXIST { return nil }
+            throw POSIXFiles.failure("create", path, key: key, in: store)
         }
         guard fchmod(descriptor, mode_t(files)) == 0 else {
             let code = errno
             close(descriptor)
             unlink(path)
-            throw failure("set the permissions of", code)
+            throw POSIXFiles.failure("set the permissions of", path, key: key, code: code, in: store)
         }
         return descriptor
     }
