@@ -134,29 +134,29 @@ struct FileStoreProcessTests {
 
     @Test(arguments: SharedStorage.available)
     func twoProcessesOfFourThreadsLoseNoIncrement(_ storage: SharedStorage) throws {
-        let directory = try TemporaryDirectory()
-        let argument = storage.probeArgument(directory)
-        let probes = try (0..<2).map { _ in try Probe(["increment", argument, "4", "500"]) }
-        for probe in probes {
-            let result = probe.finish()
-            #expect(result.status == 0 && result.output.contains("incremented 2000"), "\(result.output)")
-        }
-        let counter = try storage.store(directory).value(Int.self, forKey: "counter")
-        #expect(counter == 4_000)
+        try expectNoIncrementLost(storage, probeCommand: "increment", workers: 4, count: 500)
     }
 
     /// 16 tasks making 250 async increments each, 8 in each of two processes.
     @Test(arguments: SharedStorage.available)
     func twoProcessesOfEightTasksLoseNoAsyncIncrement(_ storage: SharedStorage) throws {
+        try expectNoIncrementLost(storage, probeCommand: "increment-async", workers: 8, count: 250)
+    }
+
+    /// Two `StoreProbe` processes each run `probeCommand` with `workers` threads or tasks making
+    /// `count` increments of "counter": every one of them lands.
+    private func expectNoIncrementLost(_ storage: SharedStorage, probeCommand: String, workers: Int, count: Int) throws
+    {
         let directory = try TemporaryDirectory()
         let argument = storage.probeArgument(directory)
-        let probes = try (0..<2).map { _ in try Probe(["increment-async", argument, "8", "250"]) }
+        let probes = try (0..<2).map { _ in try Probe([probeCommand, argument, "\(workers)", "\(count)"]) }
         for probe in probes {
             let result = probe.finish()
-            #expect(result.status == 0 && result.output.contains("incremented 2000"), "\(result.output)")
+            #expect(
+                result.status == 0 && result.output.contains("incremented \(workers * count)"), "\(result.output)")
         }
         let counter = try storage.store(directory).value(Int.self, forKey: "counter")
-        #expect(counter == 4_000)
+        #expect(counter == 2 * workers * count)
     }
 
     @Test(arguments: SharedStorage.available)

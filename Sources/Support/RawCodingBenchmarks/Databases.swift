@@ -75,13 +75,10 @@ final class DirectSQLite {
 /// 10,000 writes and 10,000 reads each.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 func databaseRows() throws -> [Comparison] {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("RawCodingBenchmarks-\(UUID())")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer {
-        do { try FileManager.default.removeItem(at: directory) } catch {
-            fail("cannot remove \(directory.path): \(error)")
-        }
-    }
+    try withTemporaryDirectory { directory in try databaseRows(in: directory) }
+}
+
+private func databaseRows(in directory: URL) throws -> [Comparison] {
     let suite = "RawCodingBenchmarks.databases.\(ProcessInfo.processInfo.processIdentifier)"
     defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
     let path = directory.appendingPathComponent("settings.sqlite").path
@@ -174,6 +171,18 @@ func databaseRows() throws -> [Comparison] {
             target: 1 / 1.5),
     ]
     return rows
+}
+
+/// Runs `body` with a new directory of its own, removed afterwards.
+func withTemporaryDirectory<Result>(_ body: (URL) throws -> Result) throws -> Result {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("RawCodingBenchmarks-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer {
+        do { try FileManager.default.removeItem(at: directory) } catch {
+            fail("cannot remove \(directory.path): \(error)")
+        }
+    }
+    return try body(directory)
 }
 
 /// `number` with its thousands grouped by commas, as the table writes counts (10,000).

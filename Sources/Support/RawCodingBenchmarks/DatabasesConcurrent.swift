@@ -11,13 +11,10 @@ import RawCodingStores
 /// stores against the same statements on as many connections by hand, and against one
 /// connection (what each store had before its pool).
 func concurrencyRows() throws -> [Comparison] {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("RawCodingBenchmarks-\(UUID())")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer {
-        do { try FileManager.default.removeItem(at: directory) } catch {
-            fail("cannot remove \(directory.path): \(error)")
-        }
-    }
+    try withTemporaryDirectory { directory in try concurrencyRows(in: directory) }
+}
+
+private func concurrencyRows(in directory: URL) throws -> [Comparison] {
     #if DEBUG
         let calls = 20
     #else

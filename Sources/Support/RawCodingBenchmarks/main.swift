@@ -66,19 +66,16 @@ func profile(_ arguments: [String]) throws {
         for _ in 0..<repeats { _ = try json.decodeStored([EvolvingRecord].self, from: bytes) }
     case "sqlite":
         guard arguments[1] == "read" || arguments[1] == "write" else { fail("sqlite takes read or write") }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("RawCodingBenchmarks-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer {
-            do { try FileManager.default.removeItem(at: directory) } catch { fail("cannot remove \(directory.path)") }
-        }
-        let store = try SQLiteStore(path: directory.appendingPathComponent("settings.sqlite").path)
-        let tree = try store.codec.encodeTree(BenchmarkSettings())
-        try store.write(tree, forKey: "settings")
-        for _ in 0..<repeats {
-            if arguments[1] == "read" {
-                _ = try store.read(forKey: "settings")
-            } else {
-                try store.write(tree, forKey: "settings")
+        try withTemporaryDirectory { directory in
+            let store = try SQLiteStore(path: directory.appendingPathComponent("settings.sqlite").path)
+            let tree = try store.codec.encodeTree(BenchmarkSettings())
+            try store.write(tree, forKey: "settings")
+            for _ in 0..<repeats {
+                if arguments[1] == "read" {
+                    _ = try store.read(forKey: "settings")
+                } else {
+                    try store.write(tree, forKey: "settings")
+                }
             }
         }
     case "original-canada", "original-twitter":
