@@ -1085,6 +1085,27 @@ after: private func checkOut()
 line: if opened < size {
 becomes: if opened < size || Bool(true) {
 tests: callersBeyondThePoolWaitForAConnection
+
+name: decimal text drops the zero before the point of a number below one
+file: Sources/RawCoding/Formats/Shared/DecimalText.swift
+after: } else {
+line: bytes.appendByte(UInt8(ascii: "0"))
+becomes: bytes.appendByte(UInt8(ascii: " "))
+tests: DecimalTextTests
+
+name: decimal text writes a whole number's zeros one short
+file: Sources/RawCoding/Formats/Shared/DecimalText.swift
+after: if fields.exponent >= 0 {
+line: for _ in 0..<fields.exponent {
+becomes: for _ in 1..<max(fields.exponent, 1) {
+tests: DecimalTextTests
+
+name: decimal text ignores the sign
+file: Sources/RawCoding/Formats/Shared/DecimalText.swift
+after: guard fields.mantissa != 0 else
+line: if fields.negative {
+becomes: if fields.negative && Bool(false) {
+tests: DecimalTextTests
 LIST
 )
 

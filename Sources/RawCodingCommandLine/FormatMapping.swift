@@ -215,7 +215,7 @@ struct FormatMapping {
             return value
         case .decimal(let decimal) where !output.isJSON:
             // Only numbers that no Double holds exactly are decimals in the tree.
-            let text = decimal.description
+            let text = DecimalText.text(of: decimal)
             let digits = Self.significantDigits(text)
             guard digits <= Self.digitsOfADouble || roundsNumbers else {
                 throw .input(

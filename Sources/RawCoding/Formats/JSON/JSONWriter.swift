@@ -103,7 +103,7 @@ struct JSONOutput {
             NumberText.append(number, to: &bytes)
         case .decimal(let number):
             guard !number.isNaN else { throw .unwritable("JSON cannot hold a NaN Decimal") }
-            bytes.append(contentsOf: number.description.utf8)
+            DecimalText.append(number, to: &bytes)
         case .string(let text): writeString(text)
         case .date(let date):
             if refusesLoss { throw .unwritable(Self.dateLoss) }
