@@ -215,15 +215,19 @@ struct FormatMapping {
             return value
         case .decimal(let decimal) where !output.isJSON:
             // Only numbers that no Double holds exactly are decimals in the tree.
-            let text = DecimalText.text(of: decimal)
-            let digits = Self.significantDigits(text)
+            // From the decimal's fields where they decide, else from its text.
+            let read = DecimalText.significantDigitsAndNearestDouble(of: decimal)
+            let digits = read?.digits ?? Self.significantDigits(DecimalText.text(of: decimal))
             guard digits <= Self.digitsOfADouble || roundsNumbers else {
                 throw .input(
-                    "the number \(text) at \(path()) has \(digits) significant digits, more than a Double "
-                        + "(a property list's real) holds; --round-numbers writes the nearest real instead")
+                    "the number \(DecimalText.text(of: decimal)) at \(path()) has \(digits) significant digits, more "
+                        + "than a Double (a property list's real) holds; --round-numbers writes the nearest real instead"
+                )
             }
-            guard let double = Double(text), double.isFinite else {
-                throw .input("the number \(text) at \(path()) is outside the range of a property list's real")
+            guard let double = read?.nearest ?? Double(DecimalText.text(of: decimal)), double.isFinite else {
+                throw .input(
+                    "the number \(DecimalText.text(of: decimal)) at \(path()) is outside the range of a property list's real"
+                )
             }
             if digits > Self.digitsOfADouble { roundedNumbers.note(path) }
             return .double(double)

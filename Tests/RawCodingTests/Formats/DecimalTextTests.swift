@@ -45,6 +45,21 @@ struct DecimalTextTests {
         #expect(DecimalText.text(of: Decimal(string: "12e3")!) == "12000")
     }
 
+    /// The significant digits and the nearest `Double` read from the fields are what the text
+    /// gives (the tool maps a decimal to a property list's real with them).
+    @Test func theDigitsAndTheNearestDoubleAreTheTextsOnes() {
+        var decided = 0
+        for decimal in Self.decimals(count: 20_000, seed: 4_404) {
+            guard let read = DecimalText.significantDigitsAndNearestDouble(of: decimal) else { continue }
+            decided += 1
+            let text = decimal.description
+            let digits = text.filter(\.isNumber).drop { $0 == "0" }.reversed().drop { $0 == "0" }.count
+            #expect(read.digits == digits, "\(text)")
+            #expect(read.nearest == Double(text), "\(text)")
+        }
+        #expect(decided > 10_000)
+    }
+
     /// What the JSON writer writes for a decimal reads back as the same decimal.
     @Test func writtenDecimalsReadBackAsThemselves() throws {
         for decimal in Self.decimals(count: 2_000, seed: 4_403) where !decimal.isNaN {

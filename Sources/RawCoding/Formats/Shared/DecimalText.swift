@@ -48,6 +48,22 @@ package enum DecimalText {
         }
     }
 
+    /// The number of significant digits of `decimal` (`-0.00120` has 2) and the `Double`
+    /// nearest to it, from its fields, as its text would give them; `nil` where the fields do
+    /// not decide (the caller reads the text).
+    package static func significantDigitsAndNearestDouble(of decimal: Decimal) -> (digits: Int, nearest: Double)? {
+        guard let fields = plainFields(of: decimal), let nearest = fields.fastDouble else { return nil }
+        var rest = fields.mantissa
+        guard rest != 0 else { return (0, nearest) }
+        while rest % 10 == 0 { rest /= 10 }
+        var digits = 0
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        return (digits, nearest)
+    }
+
     /// The fields of `decimal` when its text follows from them alone: a number (not NaN) whose
     /// mantissa fits 64 bits, without zeros after the point that a form `description` leaves
     /// as they are might keep (a compact decimal has none; readers make compact ones).
