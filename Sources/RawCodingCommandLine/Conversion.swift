@@ -4,8 +4,8 @@ import RawCoding
 /// One conversion: through the tree, or value by value for large JSON inputs, and the
 /// mapping's notes. Every failure becomes a ``ConvertFailure`` and is rendered in one place.
 struct Conversion {
-    /// JSON inputs larger than this go to property lists without a tree in between
-    /// (``streamToXML(_:io:)``, ``streamToBinary(_:io:)``).
+    /// JSON inputs larger than this go to property lists and to JSON without a tree in between
+    /// (``streamToXML(_:io:)``, ``streamToBinary(_:io:)``, ``streamToJSON(_:io:)``).
     static let streamingThreshold = 16 << 20
 
     let options: ConvertOptions
@@ -37,6 +37,34 @@ struct Conversion {
                 case .emitting(let failure): throw failure
                 }
             }
+        }
+    }
+
+    /// Converts `data` to JSON (compact or pretty, as the target says) piece by piece, as
+    /// ``streamToXML(_:io:)`` converts to XML: the tree path's bytes, keys in order, when it is
+    /// JSON larger than ``streamingThreshold`` and the streaming conversion takes it; `false`
+    /// (nothing written) otherwise.
+    /// - Throws: A failure to write the output.
+    mutating func streamToJSON(_ data: Data, io: ToolIO) throws(ToolFailure) -> Bool {
+        let target = options.target
+        guard target == .json || target == .jsonPretty else { return false }
+        let restore = options.restore
+        let limits = options.limits
+        return try streaming(data, to: target, io: io) { emit, streamed in
+            do throws(JSONToXMLPropertyList.Stop) {
+                try JSONToJSON.convert(data, pretty: target == .jsonPretty, limits: limits, emit: emit) {
+                    (value, place) throws(ToolFailure) -> StoredValue in
+                    try streamed.scalar(value, to: target, restore: restore, path: place)
+                }
+            } catch {
+                switch error {
+                case .leftToTree: return false
+                case .emitting(let failure): throw failure
+                }
+            }
+            // As the tree path writes it: pretty JSON ends with a line break.
+            if target == .jsonPretty { try emit([UInt8(ascii: "\n")]) }
+            return true
         }
     }
 

@@ -14,9 +14,10 @@ enum ConvertCommand {
     static func run(_ options: ConvertOptions, io: ToolIO, quiet: Bool = false) throws(ToolFailure) {
         let data = try Document.bytes(of: options.input, io: io)
         var conversion = Conversion(options: options)
-        // Large JSON inputs to property lists go value by value, written as they are made.
+        // Large JSON inputs go value by value, written as they are made.
         var streamed = try conversion.streamToXML(data, io: io)
         if !streamed { streamed = try conversion.streamToBinary(data, io: io) }
+        if !streamed { streamed = try conversion.streamToJSON(data, io: io) }
         if !streamed {
             var bytes = try conversion.convert(data)
             if options.target == .jsonPretty { bytes.append(UInt8(ascii: "\n")) }

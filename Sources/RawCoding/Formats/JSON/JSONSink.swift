@@ -90,8 +90,8 @@ final class JSONSink: EncodingSink {
     func writeDecimal(_ value: Decimal) -> Bool {
         guard !value.isNaN else { return false }
         valueCount += 1
-        var text = value.description
-        text.withUTF8 { output.appendBytes($0) }
+        var output = output
+        DecimalText.append(value, to: &output)
         return true
     }
 
@@ -147,5 +147,40 @@ final class JSONSink: EncodingSink {
         if closed.count > 0 { newline(indent) }
         output.appendByte(UInt8(ascii: "}"))
         return true
+    }
+}
+
+extension JSONSink: StreamingSink {
+    /// A scalar as ``JSONOutput`` writes it for the tool (dates and data never reach here: the
+    /// tool's mapping makes them text); what JSON cannot hold is refused.
+    func writeScalar(_ value: StoredValue) throws(FormatFailure) {
+        switch value {
+        case .null: writeNull()
+        case .bool(let flag): writeBool(flag)
+        case .int(let number): writeInt(number)
+        case .uint(let number): writeUInt(number)
+        case .double(let number):
+            guard number.isFinite else { throw .unwritable("JSON cannot hold the number \(number)") }
+            writeDouble(number)
+        case .decimal(let number):
+            guard writeDecimal(number) else { throw .unwritable("JSON cannot hold a NaN Decimal") }
+        case .string(let text): writeString(text)
+        case .date, .data, .array, .dictionary: throw .unwritable("not a JSON scalar")
+        }
+    }
+
+    /// As ``XMLPropertyListSink/takeFinished(minimum:)``: the bytes before the first entry of
+    /// the outermost open dictionary, whose entries may still move into key order.
+    func takeFinished(minimum: Int) -> [UInt8] {
+        let end = containers.finishedPrefix(outputCount: output.count)
+        guard end >= max(minimum, 1) else { return [] }
+        let finished = output.array(upTo: end)
+        output.dropFirst(count: end)
+        containers.shift(by: end)
+        return finished
+    }
+
+    func finish() -> [UInt8]? {
+        output.array(upTo: output.count)
     }
 }

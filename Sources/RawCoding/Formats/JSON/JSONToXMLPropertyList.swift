@@ -30,10 +30,56 @@ package enum JSONToXMLPropertyList {
         _ data: Data, limits: Limits, pieceSize: Int = 1 << 20, emit: ([UInt8]) throws -> Void,
         transform: (StoredValue, () -> String) throws(TransformFailure) -> StoredValue
     ) throws(Stop) {
+        try JSONParser.convert(
+            data, into: XMLPropertyListSink(refusingLoss: false), limits: limits, pieceSize: pieceSize, emit: emit,
+            transform: transform)
+    }
+}
+
+/// JSON text to JSON text in the tree writer's form (keys in order, compact or pretty) without
+/// the tree in between, for the command-line tool's large inputs, as ``JSONToXMLPropertyList``
+/// converts to XML: the same bytes as reading the tree and writing it, and on anything the tree
+/// path would report, a ``JSONToXMLPropertyList/Stop/leftToTree`` instead.
+package enum JSONToJSON {
+    /// Converts `data` as ``JSONToXMLPropertyList/convert(_:limits:pieceSize:emit:transform:)``
+    /// does, to JSON that is `pretty` or compact.
+    /// - Throws: ``JSONToXMLPropertyList/Stop``.
+    package static func convert<TransformFailure: Error>(
+        _ data: Data, pretty: Bool, limits: Limits, pieceSize: Int = 1 << 20, emit: ([UInt8]) throws -> Void,
+        transform: (StoredValue, () -> String) throws(TransformFailure) -> StoredValue
+    ) throws(JSONToXMLPropertyList.Stop) {
+        try JSONParser.convert(
+            data, into: JSONSink(pretty: pretty), limits: limits, pieceSize: pieceSize, emit: emit, transform: transform
+        )
+    }
+}
+
+/// A writer the JSON reader streams a document into (``JSONParser/stream(into:transform:finished:)``):
+/// the bytes of the tree path's writer for the tree it would read, handed on as they are finished.
+protocol StreamingSink: EncodingSink {
+    /// A scalar as the tree writer writes it (its refusals as failures); containers are refused.
+    func writeScalar(_ value: StoredValue) throws(FormatFailure)
+    /// The bytes written so far that nothing later changes, taken out of the output; nothing
+    /// when fewer than `minimum` are finished. Only between values.
+    func takeFinished(minimum: Int) -> [UInt8]
+    /// The rest of the document; `nil` where the tree writer would refuse it.
+    func finish() -> [UInt8]?
+}
+
+extension XMLPropertyListSink: StreamingSink {}
+
+extension JSONParser {
+    /// Converts `data` into `sink`, handing finished output to `emit` in pieces of at least
+    /// `pieceSize` bytes (see ``JSONToXMLPropertyList/convert(_:limits:pieceSize:emit:transform:)``).
+    static func convert<Sink: StreamingSink, TransformFailure: Error>(
+        _ data: Data, into sink: Sink, limits: Limits, pieceSize: Int, emit: ([UInt8]) throws -> Void,
+        transform: (StoredValue, () -> String) throws(TransformFailure) -> StoredValue
+    ) throws(JSONToXMLPropertyList.Stop) {
+        typealias Stop = JSONToXMLPropertyList.Stop
         guard data.count <= limits.maximumInputBytes else { throw .leftToTree }
         let result = data.withUnsafeBytes { raw -> Result<Void, Stop> in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
-            var sink = XMLPropertyListSink(refusingLoss: false)
+            var sink = sink
             var emitted = 0
             func hand(_ piece: [UInt8]) throws(Stop) {
                 guard !piece.isEmpty else { return }
@@ -55,15 +101,13 @@ package enum JSONToXMLPropertyList {
         }
         try result.get()
     }
-}
 
-extension JSONParser {
     /// Writes the document's values to `sink`, calling `finished` after each container ends.
     /// Any failure of the reader, the transform or the sink is ``JSONToXMLPropertyList/Stop/leftToTree``.
-    mutating func stream<TransformFailure: Error>(
-        into sink: inout XMLPropertyListSink,
+    mutating func stream<Sink: StreamingSink, TransformFailure: Error>(
+        into sink: inout Sink,
         transform: (StoredValue, () -> String) throws(TransformFailure) -> StoredValue,
-        finished: (inout XMLPropertyListSink) throws(JSONToXMLPropertyList.Stop) -> Void
+        finished: (inout Sink) throws(JSONToXMLPropertyList.Stop) -> Void
     ) throws(JSONToXMLPropertyList.Stop) {
         typealias Stop = JSONToXMLPropertyList.Stop
         // Open containers: whether each is an object, and its current key (for paths).
@@ -71,7 +115,7 @@ extension JSONParser {
         func reading<Value>(_ body: () throws(FormatFailure) -> Value) throws(Stop) -> Value {
             do { return try body() } catch { throw .leftToTree }
         }
-        func readKey(_ parser: inout JSONParser, _ sink: inout XMLPropertyListSink) throws(Stop) -> String {
+        func readKey(_ parser: inout JSONParser, _ sink: inout Sink) throws(Stop) -> String {
             let key = try reading { () throws(FormatFailure) in try parser.parseKey() }
             sink.beginEntry(key: key)
             return key
