@@ -4,9 +4,13 @@ import RawCoding
 /// One conversion: through the tree, or value by value for large JSON inputs, and the
 /// mapping's notes. Every failure becomes a ``ConvertFailure`` and is rendered in one place.
 struct Conversion {
-    /// JSON inputs larger than this go to property lists and to JSON without a tree in between
-    /// (``streamToXML(_:io:)``, ``streamToBinary(_:io:)``, ``streamToJSON(_:io:)``).
+    /// JSON inputs larger than this go to binary property lists without a tree in between
+    /// (``streamToBinary(_:io:)``), in a layout of their own.
     static let streamingThreshold = 16 << 20
+    /// JSON inputs larger than this go to XML and to JSON without a tree in between: those
+    /// conversions write the tree path's bytes exactly, so only a small input, which the tree
+    /// converts quickly, is left to it.
+    static let textStreamingThreshold = 1 << 20
 
     let options: ConvertOptions
     private(set) var mapping = FormatMapping()
@@ -17,7 +21,7 @@ struct Conversion {
     }
 
     /// Converts `data` to XML piece by piece, writing each piece as it is finished, when it is
-    /// JSON larger than ``streamingThreshold`` and the streaming conversion takes it; `false`
+    /// JSON larger than ``textStreamingThreshold`` and the streaming conversion takes it; `false`
     /// (nothing written) otherwise, for ``convert(_:)`` to do it through the tree, which
     /// reports what the streaming conversion stopped at.
     /// - Throws: A failure to write the output.
@@ -42,7 +46,7 @@ struct Conversion {
 
     /// Converts `data` to JSON (compact or pretty, as the target says) piece by piece, as
     /// ``streamToXML(_:io:)`` converts to XML: the tree path's bytes, keys in order, when it is
-    /// JSON larger than ``streamingThreshold`` and the streaming conversion takes it; `false`
+    /// JSON larger than ``textStreamingThreshold`` and the streaming conversion takes it; `false`
     /// (nothing written) otherwise.
     /// - Throws: A failure to write the output.
     mutating func streamToJSON(_ data: Data, io: ToolIO) throws(ToolFailure) -> Bool {
@@ -103,7 +107,8 @@ struct Conversion {
         return written
     }
 
-    /// Runs `convert` for a JSON input larger than ``streamingThreshold`` going to `target`,
+    /// Runs `convert` for a JSON input larger than ``streamingThreshold`` going to a binary
+    /// property list, or than ``textStreamingThreshold`` going to XML or JSON,
     /// with the output's pieces going to ``ToolIO/writePieces`` and a mapping of its own, kept
     /// when `convert` returns `true` (the notes of a conversion that stops are not kept: the
     /// tree path makes its own). `false`, with nothing written, for other inputs.
@@ -114,7 +119,8 @@ struct Conversion {
     ) throws(ToolFailure) -> Bool {
         // Dropping a null removes its key or element, which the streaming writers, fed one
         // scalar at a time, cannot do: such conversions go through the tree.
-        guard options.target == target, data.count > Self.streamingThreshold, options.nulls != .drop,
+        let threshold = target == .binary ? Self.streamingThreshold : Self.textStreamingThreshold
+        guard options.target == target, data.count > threshold, options.nulls != .drop,
             options.source.format(for: data, path: options.input) is JSONTreeFormat
         else { return false }
         var streamed = FormatMapping(roundingNumbers: options.roundsNumbers, nulls: options.nulls)
