@@ -169,15 +169,10 @@ extension JSONSink: StreamingSink {
         }
     }
 
-    /// As ``XMLPropertyListSink/takeFinished(minimum:)``: the bytes before the first entry of
-    /// the outermost open dictionary, whose entries may still move into key order.
+    /// The bytes written so far that nothing later changes, taken out of the output
+    /// (``SinkContainers/takeFinished(from:minimum:)``).
     func takeFinished(minimum: Int) -> [UInt8] {
-        let end = containers.finishedPrefix(outputCount: output.count)
-        guard end >= max(minimum, 1) else { return [] }
-        let finished = output.array(upTo: end)
-        output.dropFirst(count: end)
-        containers.shift(by: end)
-        return finished
+        containers.takeFinished(from: output, minimum: minimum)
     }
 
     func finish() -> [UInt8]? {

@@ -28,19 +28,11 @@ final class XMLPropertyListSink: EncodingSink {
         return sink
     }
 
-    /// The bytes written so far that nothing later changes, taken out of the output: those
-    /// before the first entry of the outermost open dictionary (whose entries may still move
-    /// into key order). Only between values: right after a value ends, never between a
-    /// container's start and its first member (an empty container may still become an empty
-    /// element). Offsets kept for later moves are shifted to match. Nothing is taken when
-    /// fewer than `minimum` bytes are finished, so the bytes still open move rarely.
+    /// The bytes written so far that nothing later changes, taken out of the output
+    /// (``SinkContainers/takeFinished(from:minimum:)``). Only between values: right after a
+    /// value ends, never between a container's start and its first member.
     func takeFinished(minimum: Int) -> [UInt8] {
-        let end = containers.finishedPrefix(outputCount: output.bytes.count)
-        guard end >= max(minimum, 1) else { return [] }
-        let finished = output.bytes.array(upTo: end)
-        output.bytes.dropFirst(count: end)
-        containers.shift(by: end)
-        return finished
+        containers.takeFinished(from: output.bytes, minimum: minimum)
     }
 
     /// A scalar the way the tree writer writes it (its refusals as failures); containers are

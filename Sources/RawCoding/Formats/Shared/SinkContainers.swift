@@ -72,17 +72,20 @@ struct SinkContainers {
         open.removeLast()
     }
 
-    /// How many leading bytes of an output `outputCount` long no later move touches: those
-    /// before the first entry of any open dictionary. Asked only after a value ends, when every
-    /// open container has a member (an empty one may still be rewritten as an empty element).
-    func finishedPrefix(outputCount: Int) -> Int {
-        entries.first?.start ?? outputCount
-    }
-
-    /// Shifts every recorded offset back by `count`, after that many leading bytes were taken.
-    mutating func shift(by count: Int) {
-        for index in entries.indices { entries[index].start -= count }
-        for index in open.indices { open[index].start -= count }
+    /// The leading bytes of `output` that no later move touches, taken out of it: those before
+    /// the first entry of any open dictionary, whose entries may still move into key order.
+    /// Asked only after a value ends, when every open container has a member (an empty one may
+    /// still be rewritten as an empty element). Offsets kept for later moves are shifted to
+    /// match. Nothing is taken when fewer than `minimum` bytes are finished, so the bytes still
+    /// open move rarely.
+    mutating func takeFinished(from output: OutputBuffer, minimum: Int) -> [UInt8] {
+        let end = entries.first?.start ?? output.count
+        guard end >= max(minimum, 1) else { return [] }
+        let finished = output.array(upTo: end)
+        output.dropFirst(count: end)
+        for index in entries.indices { entries[index].start -= end }
+        for index in open.indices { open[index].start -= end }
+        return finished
     }
 
     /// Puts the entries of `closed`, a dictionary just popped whose last entry ends at the end
