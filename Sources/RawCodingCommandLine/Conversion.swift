@@ -7,7 +7,8 @@ struct Conversion {
     /// JSON inputs larger than this go to binary property lists without a tree in between
     /// (``streamToBinary(_:io:)``), in a layout of their own.
     static let streamingThreshold = 16 << 20
-    /// JSON inputs larger than this go to XML and to JSON without a tree in between: those
+    /// JSON inputs larger than this go to XML and to JSON without a tree in between
+    /// (``streamToText(_:io:)``): those
     /// conversions write the tree path's bytes exactly, so only a small input, which the tree
     /// converts quickly, is left to it.
     static let textStreamingThreshold = 1 << 20
@@ -20,45 +21,28 @@ struct Conversion {
         mapping = FormatMapping(roundingNumbers: options.roundsNumbers, nulls: options.nulls)
     }
 
-    /// Converts `data` to XML piece by piece, writing each piece as it is finished, when it is
-    /// JSON larger than ``textStreamingThreshold`` and the streaming conversion takes it; `false`
-    /// (nothing written) otherwise, for ``convert(_:)`` to do it through the tree, which
-    /// reports what the streaming conversion stopped at.
+    /// Converts `data` to XML or to JSON (compact or pretty), as the target says, piece by
+    /// piece, writing each piece as it is finished, when it is JSON larger than
+    /// ``textStreamingThreshold`` and the streaming conversion takes it: the tree path's bytes
+    /// (``JSONToXMLPropertyList``, ``JSONToJSON``). `false` (nothing written) otherwise, for
+    /// ``convert(_:)`` to do it through the tree, which reports what the streaming conversion
+    /// stopped at.
     /// - Throws: A failure to write the output.
-    mutating func streamToXML(_ data: Data, io: ToolIO) throws(ToolFailure) -> Bool {
-        let restore = options.restore
-        let limits = options.limits
-        return try streaming(data, to: .xml, io: io) { emit, streamed in
-            do throws(JSONToXMLPropertyList.Stop) {
-                try JSONToXMLPropertyList.convert(data, limits: limits, emit: emit) {
-                    (value, place) throws(ToolFailure) -> StoredValue in
-                    try streamed.scalar(value, to: .xml, restore: restore, path: place)
-                }
-                return true
-            } catch {
-                switch error {
-                case .leftToTree: return false
-                case .emitting(let failure): throw failure
-                }
-            }
-        }
-    }
-
-    /// Converts `data` to JSON (compact or pretty, as the target says) piece by piece, as
-    /// ``streamToXML(_:io:)`` converts to XML: the tree path's bytes, keys in order, when it is
-    /// JSON larger than ``textStreamingThreshold`` and the streaming conversion takes it; `false`
-    /// (nothing written) otherwise.
-    /// - Throws: A failure to write the output.
-    mutating func streamToJSON(_ data: Data, io: ToolIO) throws(ToolFailure) -> Bool {
+    mutating func streamToText(_ data: Data, io: ToolIO) throws(ToolFailure) -> Bool {
         let target = options.target
-        guard target == .json || target == .jsonPretty else { return false }
+        guard target != .binary else { return false }
         let restore = options.restore
         let limits = options.limits
         return try streaming(data, to: target, io: io) { emit, streamed in
             do throws(JSONToXMLPropertyList.Stop) {
-                try JSONToJSON.convert(data, pretty: target == .jsonPretty, limits: limits, emit: emit) {
-                    (value, place) throws(ToolFailure) -> StoredValue in
+                func transform(_ value: StoredValue, _ place: () -> String) throws(ToolFailure) -> StoredValue {
                     try streamed.scalar(value, to: target, restore: restore, path: place)
+                }
+                if target == .xml {
+                    try JSONToXMLPropertyList.convert(data, limits: limits, emit: emit, transform: transform)
+                } else {
+                    try JSONToJSON.convert(
+                        data, pretty: target == .jsonPretty, limits: limits, emit: emit, transform: transform)
                 }
             } catch {
                 switch error {

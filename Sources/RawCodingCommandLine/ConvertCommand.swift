@@ -15,9 +15,8 @@ enum ConvertCommand {
         let data = try Document.bytes(of: options.input, io: io)
         var conversion = Conversion(options: options)
         // Large JSON inputs go value by value, written as they are made.
-        var streamed = try conversion.streamToXML(data, io: io)
+        var streamed = try conversion.streamToText(data, io: io)
         if !streamed { streamed = try conversion.streamToBinary(data, io: io) }
-        if !streamed { streamed = try conversion.streamToJSON(data, io: io) }
         if !streamed {
             var bytes = try conversion.convert(data)
             if options.target == .jsonPretty { bytes.append(UInt8(ascii: "\n")) }
