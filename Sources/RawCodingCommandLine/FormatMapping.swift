@@ -215,16 +215,22 @@ struct FormatMapping {
             return value
         case .decimal(let decimal) where !output.isJSON:
             // Only numbers that no Double holds exactly are decimals in the tree.
-            // From the decimal's fields where they decide, else from its text.
-            let read = DecimalText.significantDigitsAndNearestDouble(of: decimal)
-            let digits = read?.digits ?? Self.significantDigits(DecimalText.text(of: decimal))
+            // From the decimal's fields where they decide, else from its text (made once).
+            let digits: Int
+            let nearest: Double?
+            if let read = DecimalText.significantDigitsAndNearestDouble(of: decimal) {
+                (digits, nearest) = (read.digits, read.nearest)
+            } else {
+                let text = DecimalText.text(of: decimal)
+                (digits, nearest) = (Self.significantDigits(text), Double(text))
+            }
             guard digits <= Self.digitsOfADouble || roundsNumbers else {
                 throw .input(
                     "the number \(DecimalText.text(of: decimal)) at \(path()) has \(digits) significant digits, more "
                         + "than a Double (a property list's real) holds; --round-numbers writes the nearest real instead"
                 )
             }
-            guard let double = read?.nearest ?? Double(DecimalText.text(of: decimal)), double.isFinite else {
+            guard let double = nearest, double.isFinite else {
                 throw .input(
                     "the number \(DecimalText.text(of: decimal)) at \(path()) is outside the range of a property list's real"
                 )

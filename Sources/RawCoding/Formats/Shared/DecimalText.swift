@@ -19,15 +19,7 @@ package enum DecimalText {
         }
         guard fields.mantissa != 0 else { return bytes.appendByte(UInt8(ascii: "0")) }
         if fields.negative { bytes.appendByte(UInt8(ascii: "-")) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            var rest = fields.mantissa
-            var start = scratch.count
-            while rest > 0 {
-                start -= 1
-                scratch.initializeElement(at: start, to: UInt8(ascii: "0") + UInt8(rest % 10))
-                rest /= 10
-            }
-            let digits = UnsafeBufferPointer(rebasing: scratch[start...])
+        NumberText.withDigits(of: fields.mantissa) { digits in
             if fields.exponent >= 0 {
                 // Whole: the digits, then as many zeros as the exponent says.
                 bytes.appendBytes(digits)
@@ -53,13 +45,10 @@ package enum DecimalText {
     /// not decide (the caller reads the text).
     package static func significantDigitsAndNearestDouble(of decimal: Decimal) -> (digits: Int, nearest: Double)? {
         guard let fields = plainFields(of: decimal), let nearest = fields.fastDouble else { return nil }
-        var rest = fields.mantissa
-        guard rest != 0 else { return (0, nearest) }
-        while rest % 10 == 0 { rest /= 10 }
-        var digits = 0
-        while rest > 0 {
-            digits += 1
-            rest /= 10
+        guard fields.mantissa != 0 else { return (0, nearest) }
+        // The mantissa's digits but its trailing zeros.
+        let digits = NumberText.withDigits(of: fields.mantissa) { digits in
+            digits.count - digits.reversed().prefix { $0 == UInt8(ascii: "0") }.count
         }
         return (digits, nearest)
     }

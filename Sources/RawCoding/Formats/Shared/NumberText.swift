@@ -16,15 +16,21 @@ enum NumberText {
             bytes.appendByte(UInt8(ascii: "0") + UInt8(value))
             return
         }
+        withDigits(of: value) { bytes.appendBytes($0) }
+    }
+
+    /// `body` of the decimal digits of `value` (`"0"` for zero), most significant first.
+    @inline(__always)
+    static func withDigits<Result>(of value: UInt64, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
             var rest = value
             var position = scratch.count
-            while rest > 0 {
+            repeat {
                 position -= 1
                 scratch.initializeElement(at: position, to: UInt8(ascii: "0") + UInt8(rest % 10))
                 rest /= 10
-            }
-            bytes.appendBytes(UnsafeBufferPointer(rebasing: scratch[position...]))
+            } while rest > 0
+            return body(UnsafeBufferPointer(rebasing: scratch[position...]))
         }
     }
 
