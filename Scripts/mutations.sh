@@ -1102,7 +1102,7 @@ tests: DecimalTextTests
 
 name: decimal text ignores the sign
 file: Sources/RawCoding/Formats/Shared/DecimalText.swift
-after: guard fields.mantissa != 0 else
+after: static func append(_ decimal: Decimal, to bytes: inout some ByteOutput)
 line: if fields.negative {
 becomes: if fields.negative && Bool(false) {
 tests: DecimalTextTests
