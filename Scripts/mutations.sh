@@ -270,10 +270,10 @@ tests: ScanEvolutionTests
 
 name: streaming XML hands on entries still to be sorted
 file: Sources/RawCoding/Formats/Shared/SinkContainers.swift
-after: func finishedPrefix(outputCount: Int) -> Int {
-line: entries.first?.start ?? outputCount
-becomes: outputCount
-tests: StreamingXMLConversionTests
+after: mutating func takeFinished(from output: OutputBuffer, minimum: Int) -> [UInt8] {
+line: let end = entries.first?.start ?? output.count
+becomes: let end = output.count
+tests: StreamingXMLConversionTests|StreamingJSONConversionTests
 
 name: streaming XML takes a repeated key
 file: Sources/RawCoding/Formats/JSON/JSONToXMLPropertyList.swift
