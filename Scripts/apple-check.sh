@@ -2,6 +2,7 @@
 # Type-checks the package's Apple-facing targets against a real Apple SDK, from Linux or a Mac.
 #
 #   Scripts/apple-check.sh SDK_PATH
+#   Scripts/apple-check.sh GIT_DIR     (a fetched copy of danpashin/sdks: the SDK is written from it)
 #
 # For each platform the SDK serves (an iPhoneOS SDK: arm64-apple-ios; a macOS SDK:
 # arm64-apple-macosx) and at the deployment target Package.swift declares for it, it compiles
@@ -25,10 +26,10 @@
 set -euo pipefail
 
 if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-    echo "usage: Scripts/apple-check.sh SDK_PATH   (an iPhoneOS or MacOSX .sdk folder)" >&2
+    echo "usage: Scripts/apple-check.sh SDK_PATH   (an iPhoneOS or MacOSX .sdk folder," >&2
+    echo "       or the git directory of a repository whose commit is one, e.g. danpashin/sdks)" >&2
     exit 2
 fi
-sdk_given=$(cd "$1" && pwd)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${APPLE_CHECK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rawcodable-apple-check}
 work=$(mktemp -d)
@@ -38,6 +39,53 @@ fail() {
     echo "apple-check: $*" >&2
     exit 2
 }
+
+# A git directory (bare, or a clone's .git) whose commit holds an SDK at its root, as
+# danpashin/sdks does: the SDK is written once into the cache from commit
+# APPLE_CHECK_SDK_COMMIT (default HEAD). Such a copy can lack a few large blobs (SwiftUI's
+# .swiftdoc among them, none needed), and `git archive` stops at the first missing one; so the
+# commit's tree is read into an index of this run's own, the paths whose blob is absent are
+# removed from it, and the tree written from that index is archived. The repository is only read:
+# new objects go to a folder of this run's, with the repository's objects as alternates.
+sdk_from_git() {
+    local git_dir=$1 commit tree target objects
+    commit=$(git --git-dir "$git_dir" rev-parse --verify "${APPLE_CHECK_SDK_COMMIT:-HEAD}^{commit}") \
+        || fail "$git_dir: no commit ${APPLE_CHECK_SDK_COMMIT:-HEAD}"
+    target=$cache/sdk-$commit
+    if [ ! -f "$target.done" ]; then
+        echo "apple-check: writing the SDK of $git_dir at $commit to $target (once)" >&2
+        objects=$(cd "$git_dir" && pwd)/objects
+        mkdir -p "$work/git-objects"
+        rm -rf "$target"
+        mkdir -p "$target"
+        (
+            export GIT_INDEX_FILE="$work/git-index" GIT_OBJECT_DIRECTORY="$work/git-objects"
+            export GIT_ALTERNATE_OBJECT_DIRECTORIES="$objects"
+            git --git-dir "$git_dir" read-tree "$commit"
+            git --git-dir "$git_dir" ls-files -s | awk '{ print $2 }' \
+                | git --git-dir "$git_dir" cat-file --batch-check='%(objectname) %(objecttype)' \
+                | awk '$2 == "missing" { print $1 }' | sort -u > "$work/missing-blobs"
+            if [ -s "$work/missing-blobs" ]; then
+                git --git-dir "$git_dir" ls-files -s | awk 'NR == FNR { gone[$1]; next } $2 in gone' \
+                    "$work/missing-blobs" - | cut -f2- | tr '\n' '\0' \
+                    | xargs -0 git --git-dir "$git_dir" update-index --force-remove --
+                echo "apple-check: left out $(wc -l < "$work/missing-blobs") files whose content the copy lacks" >&2
+            fi
+            tree=$(git --git-dir "$git_dir" write-tree)
+            git --git-dir "$git_dir" archive "$tree" | tar -x -C "$target"
+        ) || fail "could not write the SDK of $git_dir at $commit"
+        touch "$target.done"
+    fi
+    echo "$target"
+}
+
+if [ -f "$1/HEAD" ] && [ -d "$1/objects" ]; then
+    sdk_given=$(sdk_from_git "$1")
+elif [ -d "$1/.git" ] && [ ! -f "$1/SDKSettings.json" ]; then
+    sdk_given=$(sdk_from_git "$1/.git")
+else
+    sdk_given=$(cd "$1" && pwd)
+fi
 
 [ -f "$sdk_given/SDKSettings.json" ] || fail "$sdk_given has no SDKSettings.json: not an Apple SDK"
 read -r sdk_name sdk_version < <(python3 -c '

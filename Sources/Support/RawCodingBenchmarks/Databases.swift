@@ -78,6 +78,7 @@ func databaseRows() throws -> [Comparison] {
     try withTemporaryDirectory { directory in try databaseRows(in: directory) }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 private func databaseRows(in directory: URL) throws -> [Comparison] {
     let suite = "RawCodingBenchmarks.databases.\(ProcessInfo.processInfo.processIdentifier)"
     defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }

@@ -10,10 +10,12 @@ import RawCodingStores
 /// Many tasks at once through one store, as a server's request handlers call it: the pooled
 /// stores against the same statements on as many connections by hand, and against one
 /// connection (what each store had before its pool).
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 func concurrencyRows() throws -> [Comparison] {
     try withTemporaryDirectory { directory in try concurrencyRows(in: directory) }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 private func concurrencyRows(in directory: URL) throws -> [Comparison] {
     #if DEBUG
         let calls = 20

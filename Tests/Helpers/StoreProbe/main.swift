@@ -153,7 +153,7 @@ do {
         held.wait()
         let ticker = Task.detached {
             while !Task.isCancelled {
-                try await Task.sleep(for: .milliseconds(10))
+                try await Task.sleep(nanoseconds: 10_000_000)
                 ticks.lock.withLock { ticks.count += 1 }
             }
         }

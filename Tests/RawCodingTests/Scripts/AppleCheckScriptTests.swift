@@ -29,12 +29,16 @@ struct AppleCheckScriptTests {
     /// Without a real SDK it is given one that has no standard library and a cache that says the
     /// standard library is built, so its first target's compile fails at once ("unable to load
     /// standard library"), as the compiler's own failures do; only the XCTest stub is skipped.
-    static func runOnPlantedError(sdk: String?) throws -> ChildProcess {
+    /// With `fromGit`, the stand-in SDK is given as the git directory of a repository whose
+    /// commit holds it and one of whose files has lost its content, as a fetched copy of
+    /// `danpashin/sdks` has (the script writes the SDK from it into its cache).
+    static func runOnPlantedError(sdk: String?, fromGit: Bool = false) throws -> ChildProcess {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("apple-check-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         return try ChildProcess.run(
-            URL(fileURLWithPath: "/bin/bash"), ["-c", driver, "driver", PackagePaths.root.path, work.path, sdk ?? ""],
+            URL(fileURLWithPath: "/bin/bash"),
+            ["-c", driver, "driver", PackagePaths.root.path, work.path, sdk ?? "", fromGit ? "git" : ""],
             timeout: sdk == nil ? 120 : 1_800)
     }
 
@@ -46,6 +50,16 @@ struct AppleCheckScriptTests {
         #expect(run.output.contains("apple-check: RawCoding,"), "the summary line: \(run.output)")
         #expect(run.output.contains("after: /dev/null is a character device"), "\(run.output) \(run.errors)")
         #expect(Self.isCharacterDevice("/dev/null"))
+    }
+
+    @Test(.enabled(if: namespaceReason == nil, Comment(rawValue: namespaceReason ?? "")), Python.required)
+    func anSDKIsWrittenFromAGitCopyWithoutItsMissingContent() throws {
+        let run = try Self.runOnPlantedError(sdk: nil, fromGit: true)
+        #expect(run.status == 1, "exit \(run.status): \(run.output) \(run.errors)")
+        #expect(run.errors.contains("left out 1 files whose content the copy lacks"), "\(run.errors)")
+        #expect(run.output.contains("written: SDKSettings.json\n"), "only the file with content: \(run.output)")
+        #expect(run.errors.contains("unable to load standard library"), "checked the written SDK: \(run.errors)")
+        #expect(run.output.contains("after: /dev/null is a character device"), "\(run.output) \(run.errors)")
     }
 
     @Test(
@@ -70,7 +84,7 @@ struct AppleCheckScriptTests {
     /// makes the stand-in SDK when none is given, and runs the check under a private `/dev`.
     static let driver = #"""
         set -eu
-        repo=$1 work=$2 sdk=${3:-}
+        repo=$1 work=$2 sdk=${3:-} mode=${4:-}
         mkdir -p "$work/package"
         tar -C "$repo" --exclude=./.build --exclude=./.git -cf - . | tar -C "$work/package" -xf -
         printf 'let plantedError: Int = "planted"\n' > "$work/package/Sources/RawCoding/PlantedError.swift"
@@ -89,6 +103,15 @@ struct AppleCheckScriptTests {
                 > "$work/toolchain/bin/swiftc"
             chmod +x "$work/toolchain/bin/swiftc"
             export PATH="$work/toolchain/bin:$PATH"
+            if [ "$mode" = git ]; then
+                printf 'lost\n' > "$sdk/Lost.swiftdoc"
+                git -C "$sdk" init -q
+                git -C "$sdk" add -A
+                git -C "$sdk" -c user.name=check -c user.email=check@example.com commit -qm sdk
+                lost=$(git -C "$sdk" rev-parse HEAD:Lost.swiftdoc)
+                rm -f "$sdk/.git/objects/${lost:0:2}/${lost:2}"
+                sdk=$sdk/.git
+            fi
         fi
         unshare --mount --propagation private bash -c '
             work=$1 sdk=$2
@@ -102,6 +125,9 @@ struct AppleCheckScriptTests {
             mkdir /dev/shm
             status=0
             "$work/package/Scripts/apple-check.sh" "$sdk" || status=$?
+            for written in "$work"/cache/sdk-*/*; do
+                if [ -e "$written" ]; then echo "written: ${written##*/}"; fi
+            done
             if [ -c /dev/null ]; then
                 echo "after: /dev/null is a character device"
             else
