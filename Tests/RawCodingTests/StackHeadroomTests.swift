@@ -1,4 +1,6 @@
 import Foundation
+import RawCoding
+import RawCodingFuzzTargets
 import Testing
 
 /// Every recursive path on threads with 128, 256 and 512 KiB stacks, at depths up to the
@@ -52,5 +54,41 @@ struct StackHeadroomTests {
             // refusal is real, not a depth limit met by every thread.
             #expect(cases.contains { $0.outcome.hasPrefix("refused") } || lines.first == "optimized true")
         }
+    }
+
+    /// Only an address on the thread's stack is compared with the reserve: a local that
+    /// AddressSanitizer moved to the heap once read as a stack used up three levels deep.
+    @Test func anAddressOffTheThreadsStackSaysNothing() {
+        SmallStackThread.run(stackSize: 512 << 10) {
+            let headroom = StackHeadroom.current()
+            #expect(headroom.stackSize >= 512 << 10)
+            let heap = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+            defer { heap.deallocate() }
+            #expect(headroom.stackAddress(of: UInt(bitPattern: heap)) == nil)
+            #expect(headroom.stackAddress(of: 0) == nil)
+            let nearlyUsedUp = headroom.floor - 1
+            #expect(headroom.stackAddress(of: nearlyUsedUp) == nearlyUsedUp)
+            #expect(!headroom.isExhausted)
+        }
+    }
+
+    /// Under AddressSanitizer with its fake stack on (`detect_stack_use_after_return`, as the
+    /// fuzzer's builds run), a function's locals may be on the heap while the next function's
+    /// are on the stack: a shallow value must never be refused for the stack. The headroom once
+    /// compared a fake-stack address with the real stack and refused a three-level record on a
+    /// 512 KiB thread (the codec-roundtrip fuzz finding). A deep one is still refused, not a
+    /// crash: the fake stack's frames are mapped to the real stack while they are live.
+    @Test(.enabled(if: Sanitizers.address, "needs AddressSanitizer (swift test --sanitize=address)"))
+    func shallowValuesFitWhenLocalsAreOnTheFakeStack() throws {
+        let run = try ChildProcess.run(
+            try ChildProcess.product("StackProbe"), ["512", "--depths", "3,8,512"],
+            environment: ["ASAN_OPTIONS": "detect_stack_use_after_return=1:detect_leaks=0"])
+        let lines = run.output.split(separator: "\n").map(String.init)
+        try #require(
+            run.reason == .exit && run.status == 0 && lines.last == "done",
+            "StackProbe ended with \(run.reason) \(run.status) after: \(lines.last ?? "nothing")\n\(run.errors)")
+        let cases = lines.filter { $0.hasPrefix("case ") }
+        #expect(cases.count >= 28 * 3 * 3)
+        for line in cases where !line.contains(" 512 refused ") { #expect(line.hasSuffix(" ok"), "\(line)") }
     }
 }

@@ -20,14 +20,14 @@
 package struct StackHeadroom: Sendable {
     /// The lowest address the caller's recursion may reach; zero when the stack is not known
     /// (then only the depth limits apply).
-    let floor: UInt
+    package let floor: UInt
+    /// The thread's stack: its lowest and highest address; zero when not known.
+    let bottom: UInt
+    let top: UInt
     /// The size of the thread's stack, in bytes; zero when not known.
-    let stackSize: Int
+    package var stackSize: Int { Int(top - bottom) }
     /// The bytes kept free below ``floor``.
     let reserve: Int
-    /// Whether locals live on AddressSanitizer's fake stack, so their addresses are mapped
-    /// to the real stack first.
-    let mapsFakeStack: Bool
 
     /// Levels a recursion may take before it measures the stack at all: shallow documents,
     /// the common case (a settings value is one or two levels), pay nothing, and this many
@@ -37,22 +37,19 @@ package struct StackHeadroom: Sendable {
     /// overflowed it; measuring costs a few dozen instructions once per call.
     package static let uncheckedDepth = 2
 
+    /// What is known when the current stack is not: nothing is ever exhausted.
+    static let unknown = StackHeadroom(floor: 0, bottom: 0, top: 0, reserve: 0)
+
     /// The headroom of the current thread.
     package static func current() -> StackHeadroom {
         let bounds = ThreadStackBounds.current
-        var here = address(mappingFakeStack: false)
-        var mapsFakeStack = false
-        if !bounds.contains(here) {
-            here = address(mappingFakeStack: true)
-            mapsFakeStack = bounds.contains(here)
-        }
-        guard bounds.contains(here) else {
-            // Not on the thread's own stack (a signal stack, a coroutine): nothing to compare with.
-            return StackHeadroom(floor: 0, stackSize: 0, reserve: 0, mapsFakeStack: false)
-        }
+        guard bounds.size > 0 else { return .unknown }
         let reserve = reserve(forStackOf: bounds.size)
-        return StackHeadroom(
-            floor: bounds.low + UInt(reserve), stackSize: bounds.size, reserve: reserve, mapsFakeStack: mapsFakeStack)
+        let headroom = StackHeadroom(
+            floor: bounds.low + UInt(reserve), bottom: bounds.low, top: bounds.low + UInt(bounds.size),
+            reserve: reserve)
+        // Not on the thread's own stack (a signal stack, a coroutine): nothing to compare with.
+        return headroom.addressOnStack() == nil ? .unknown : headroom
     }
 
     /// What is kept free at the bottom of a stack of `size` bytes: a quarter of a small stack,
@@ -65,20 +62,41 @@ package struct StackHeadroom: Sendable {
     /// Whether the stack is used down to the reserve, so one more level must not be started.
     @inline(__always)
     package var isExhausted: Bool {
-        floor != 0 && Self.address(mappingFakeStack: mapsFakeStack) < floor
+        guard floor != 0, let here = addressOnStack() else { return false }
+        return here < floor
     }
 
-    /// The address of a local, near the stack pointer. Under AddressSanitizer the local may be
-    /// on its fake stack (see ``AddressSanitizerFakeStack``); `mappingFakeStack` maps it to
-    /// the real frame while the local's frame is still live.
+    /// Where the stack is used down to, from the address of a local: that address when it is on
+    /// this thread's stack; `nil` when it is not known.
+    ///
+    /// Under AddressSanitizer a local may live on its fake stack, on the heap (see
+    /// ``AddressSanitizerFakeStack``), in one function and on the real stack in the next: the
+    /// runtime decides per frame, and falls back to the real stack when its fake one is full.
+    /// So every check looks at where this local is, never at where the first one was: an address
+    /// outside the thread's stack is mapped to its real frame while the frame is live, and one
+    /// that still is not on the stack says nothing (measured: a fuzz thread's first local on the
+    /// real stack, a later one on the fake stack below it, read as a 512 KiB stack used up three
+    /// levels deep).
     @inline(__always)
-    static func address(mappingFakeStack: Bool) -> UInt {
+    func addressOnStack() -> UInt? {
         var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { pointer in
-            let local = UInt(bitPattern: pointer)
-            guard mappingFakeStack else { return local }
-            return AddressSanitizerFakeStack.realAddress(of: local) ?? local
+        return withUnsafeMutablePointer(to: &marker) { stackAddress(of: UInt(bitPattern: $0)) }
+    }
+
+    /// `address` when it is on this thread's stack; the real frame it stands for when it is on
+    /// AddressSanitizer's fake stack, in a frame still live; otherwise `nil`.
+    @inline(__always)
+    package func stackAddress(of address: UInt) -> UInt? {
+        if address >= bottom, address <= top { return address }
+        return realFrame(of: address)
+    }
+
+    @inline(never)
+    func realFrame(of address: UInt) -> UInt? {
+        guard let real = AddressSanitizerFakeStack.realAddress(of: address), real >= bottom, real <= top else {
+            return nil
         }
+        return real
     }
 
     /// Why the work stopped, and what to do: names the thread's stack size.
@@ -149,10 +167,6 @@ enum AddressSanitizerFakeStack {
 private struct ThreadStackBounds {
     var low: UInt
     var size: Int
-
-    func contains(_ address: UInt) -> Bool {
-        size > 0 && address > low && address <= low + UInt(size)
-    }
 
     static var current: ThreadStackBounds {
         if let cached = pthread_getspecific(cacheKey) {

@@ -12,7 +12,8 @@ import RawCodingStores
 //     case <stack KiB> <path> <shape> <depth> failed <what went wrong>
 //
 // A crash ends the output after "start …" for the case that crashed. The first line says
-// whether this is an optimized build. `StackProbe [KiB …]` limits the run to those stacks.
+// whether this is an optimized build. `StackProbe [KiB …] [--depths D,D…]` limits the run to
+// those stacks and depths.
 
 /// A recursive model, as apps write them.
 final class Node: Codable, @unchecked Sendable {
@@ -104,8 +105,11 @@ let codecs: [(name: String, codec: any Codec)] = [
     ("json", JSONCodec()), ("json-pretty", JSONCodec(formatting: .pretty)),
     ("xml", PropertyListCodec(format: .xml)), ("binary", PropertyListCodec(format: .binary)),
 ]
-let depths = [100, 200, 300, 400, 512]
-let requested = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let arguments = Array(CommandLine.arguments.dropFirst())
+let depthsGiven = arguments.firstIndex(of: "--depths").flatMap { arguments.indices.contains($0 + 1) ? $0 + 1 : nil }
+let depths =
+    depthsGiven.map { arguments[$0].split(separator: ",").compactMap { Int($0) } } ?? [100, 200, 300, 400, 512]
+let requested = arguments.enumerated().filter { $0.offset != depthsGiven }.compactMap { Int($0.element) }
 let stacks = requested.isEmpty ? [128, 256, 512] : requested
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("StackProbe-\(getpid())")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
