@@ -110,6 +110,24 @@ struct XMLPropertyListTests {
         #expect(convert.output.isEmpty)
     }
 
+    /// What the writer refuses, the reader refuses too: a raw U+0000 anywhere (text, a key,
+    /// CDATA, a comment, a UTF-16 document), with its position, so that nothing read from a
+    /// file fails to be written back (the reader-roundtrip fuzz finding).
+    @Test func aRawNULIsRefusedWhereverItIsWithItsPosition() throws {
+        let places = [
+            "<string>a\u{0}b</string>", "<dict><key>x\u{0}</key><true/></dict>",
+            "<string><![CDATA[\u{0}]]></string>", "<!-- \u{0} --><true/>", "<array><string>\u{0}</string></array>",
+        ]
+        for text in places {
+            let offset = text.utf8.firstIndex(of: 0).map { text.utf8.distance(from: text.utf8.startIndex, to: $0) }
+            for data in [Data(text.utf8), Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!] {
+                let error = #expect(throws: RawCodingError.self) { try XMLPropertyListReader().read(data) }
+                #expect(error?.reason.contains("U+0000") == true, "\(text): \(String(describing: error))")
+                #expect(error?.position?.byteOffset == offset, "\(text): \(String(describing: error))")
+            }
+        }
+    }
+
     @Test func readsEveryElementAndForm() throws {
         let text = document(
             """

@@ -15,7 +15,8 @@ import Foundation
 /// `<plist>` element, comments, processing instructions, CDATA sections, the five predefined
 /// entities and numeric character references.
 ///
-/// Refused: anything else, including entity references other than the five (a DTD's entity
+/// Refused: anything else, including the character U+0000 (which no XML can hold, and
+/// ``XMLPropertyListWriter`` refuses), entity references other than the five (a DTD's entity
 /// declarations are never read, so nothing is expanded, and nothing outside the input is
 /// ever fetched), a DTD with an internal subset, text in no Unicode encoding (UTF-8, or
 /// UTF-16 or UTF-32 told by a byte-order mark or zero bytes, is read), integers outside
@@ -82,6 +83,13 @@ struct XMLPropertyListParser {
     // MARK: Document
 
     mutating func parseDocument() throws(FormatFailure) -> StoredValue {
+        // No XML can hold U+0000, so the writer refuses it: the reader does too, wherever it is,
+        // so that whatever is read can be written back.
+        if let base = bytes.baseAddress, let zero = memchr(base, 0, bytes.count) {
+            throw malformed(
+                "the character U+0000, which no XML can hold (a value holding it needs the binary layout or JSON)",
+                at: UnsafeRawPointer(zero) - UnsafeRawPointer(base))
+        }
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         try skipMisc(prolog: true)
         guard index < bytes.count else {
