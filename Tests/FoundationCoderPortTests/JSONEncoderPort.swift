@@ -7,8 +7,12 @@ enum JSONEncoderPort {
     static let codec = JSONCodec()
 
     static func fails<Value: Decodable>(_ type: Value.Type, _ text: String) -> Bool {
+        fails(type, Data(text.utf8))
+    }
+
+    static func fails<Value: Decodable>(_ type: Value.Type, _ data: Data) -> Bool {
         do {
-            _ = try codec.decode(type, from: Data(text.utf8))
+            _ = try codec.decode(type, from: data)
             return false
         } catch {
             return true
@@ -413,9 +417,23 @@ enum JSONEncoderPort {
                 Data([0xFE, 0xFF]) + json.data(using: .utf16BigEndian)!,
                 Data([0xFF, 0xFE]) + json.data(using: .utf16LittleEndian)!,
                 Data([0x00, 0x00, 0xFE, 0xFF]) + json.data(using: .utf32BigEndian)!,
+                // The mark Foundation's test gives UTF-32LE text, read as Foundation reads it.
+                Data([0xFE, 0xFF, 0x00, 0x00]) + json.data(using: .utf32LittleEndian)!,
+                // And UTF-32LE's own mark.
                 Data([0xFF, 0xFE, 0x00, 0x00]) + json.data(using: .utf32LittleEndian)!,
             ]
             for data in forms { #expect(try codec.decode(String.self, from: data) == "👍🏻", "\(Array(data.prefix(4)))") }
+            // Mismatched marks.
+            let mismatched: [Data] = [
+                Data([0xFE, 0xFF, 0x00, 0x00]) + json.data(using: .utf32BigEndian)!,
+                Data([0xFE, 0xFF]) + json.data(using: .utf32LittleEndian)!,
+                Data([0xEF, 0xBB, 0xBF]) + json.data(using: .utf16BigEndian)!,
+            ]
+            for data in mismatched { #expect(fails(String.self, data), "\(Array(data.prefix(4)))") }
+            let error = #expect(throws: RawCodingError.self) { try codec.decode(String.self, from: mismatched[0]) }
+            #expect(
+                error?.reason.contains("FE FF 00 00") == true,
+                "the message names the mark: \(String(describing: error))")
         },
         PortedCase(.json, "twoByteUTF16Inputs") { () throws in
             #expect(try codec.decode(Int.self, from: Data([0x37, 0x00])) == 7)

@@ -179,12 +179,13 @@ struct CoreFoundationRulesTests {
     ]
 
     @Test func xmlInUTF16AndUTF32Reads() throws {
-        let text = String(decoding: try Self.codec.encode(Self.model), as: UTF8.self)
+        let utf8 = try Self.codec.encode(Self.model)
+        let text = String(decoding: utf8, as: UTF8.self)
             .replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF-16\"")
         for (name, encoding) in Self.encodings {
             let data = try #require(text.data(using: encoding))
             #expect(try Self.codec.decode(Model.self, from: data) == Self.model, "\(name)")
-            #expect(try Self.codec.readTree(from: data) == Self.codec.readTree(from: Data(text.utf8)), "\(name)")
+            #expect(try Self.codec.readTree(from: data) == Self.codec.readTree(from: utf8), "\(name)")
         }
         // Foundation reads the form with a mark.
         let marked = try #require(text.data(using: .utf16))
@@ -205,6 +206,32 @@ struct CoreFoundationRulesTests {
         }
         // A bare number, two bytes of UTF-16.
         #expect(try JSONCodec().decode(Int.self, from: Data([0x37, 0x00])) == 7)
+    }
+
+    /// The encoding an 8-bit document declares is the one it is read in: UTF-8 (or US-ASCII,
+    /// part of it), in any case and either quote; any other name is refused, naming it, as
+    /// Foundation on this machine refuses it ("unknown encoding"), where reading the text as
+    /// UTF-8 could give other characters. A wide document's mark decides, not its declaration.
+    @Test func anXMLDeclarationNamingAnotherEncodingIsRefused() throws {
+        func document(_ declaration: String) -> Data {
+            Data("<?xml version=\"1.0\" \(declaration)?>\n<plist version=\"1.0\"><string>é</string></plist>".utf8)
+        }
+        for accepted in ["encoding=\"UTF-8\"", "encoding='utf-8'", "encoding = \"US-ASCII\"", "standalone=\"yes\"", ""]
+        {
+            #expect(try Self.codec.readTree(from: document(accepted)) == "é", "\(accepted)")
+        }
+        for refused in ["foobar", "ISO-8859-1", "UTF-16", "windows-1252"] {
+            let data = document("encoding=\"\(refused)\"")
+            let error = #expect(throws: RawCodingError.self) { try Self.codec.readTree(from: data) }
+            #expect(error?.reason.contains("encoding \"\(refused)\"") == true, "\(String(describing: error))")
+            #expect(error?.position?.byteOffset == 30, "\(String(describing: error))")
+            #expect(throws: (any Error).self, "Foundation refuses it too") {
+                try PropertyListDecoder().decode(String.self, from: data)
+            }
+        }
+        // UTF-16 with a mark, declaring UTF-8: the mark decides, as for Core Foundation.
+        let wide = try #require(String(decoding: document("encoding=\"UTF-8\""), as: UTF8.self).data(using: .utf16))
+        #expect(try Self.codec.readTree(from: wide) == "é")
     }
 
     @Test func brokenUTF16IsRefusedWithItsOffset() {

@@ -90,7 +90,8 @@ struct OpenStepPropertyListTests {
             ("\"\\UD83D\"", "\\U escape of a lone high surrogate", 1, 2),
             ("\"\\UDE42\"", "\\U escape of a lone low surrogate", 1, 2),
             ("\"\\U\"", "\\U must be followed by hex digits", 1, 2),
-            ("\"\\200\"", "the octal escape \\200 stands for a NeXTSTEP-encoded character", 1, 2),
+            ("\"\\376\"", "the octal escape \\376 names no character (the byte 0xFE of the NeXTSTEP encoding", 1, 2),
+            ("\"a\\777\"", "the octal escape \\777 names no character (the byte 0xFF", 1, 3),
             ("{ a = ", "the input ends where a value should start", 1, 7),
         ]
         for (text, reason, line, column) in cases {
@@ -106,6 +107,26 @@ struct OpenStepPropertyListTests {
         let latin1 = failure(Data([0x22, 0xE9, 0x22]))
         #expect(latin1?.reason.contains("0xE9 is not UTF-8") == true, "\(latin1?.reason ?? "")")
         #expect(latin1?.position?.byteOffset == 1)
+    }
+
+    /// Octal escapes read as Core Foundation's own OpenStep reader reads them: up to three
+    /// digits, the value kept to a byte (`\501` is `A`, as Foundation reads it), and a byte above
+    /// 0x7F a character of the NeXTSTEP encoding, with Foundation's `.nextstep` conversion as the
+    /// oracle; the two bytes that encoding leaves undefined are refused, as Core Foundation
+    /// refuses them ("Unable to convert octet-stream").
+    @Test func octalEscapesReadAsCoreFoundationReadsThem() throws {
+        #expect(try read(#"("\101", "\501", "\5", "\0055", "\12x")"#) == ["A", "A", "\u{5}", "\u{5}5", "\nx"])
+        for value in 0o200...0o777 {
+            let byte = UInt8(truncatingIfNeeded: value)
+            let text = "\"\\\(String(value, radix: 8))\""
+            if let expected = String(data: Data([byte]), encoding: .nextstep) {
+                #expect(try read(text) == .string(expected), "\(text)")
+            } else {
+                #expect(failure(text)?.reason.contains("names no character") == true, "\(text)")
+                #expect(byte >= 0xFE, "\(text)")
+            }
+        }
+        #expect(try read(#""\200\341""#) == "\u{A0}Æ")
     }
 
     /// In UTF-16 input the line and column are the text's and the byte offset is the input's.

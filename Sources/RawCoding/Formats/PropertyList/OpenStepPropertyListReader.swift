@@ -7,7 +7,9 @@ import Foundation
 /// - a dictionary `{ key = value; … }` (every entry ends with `;`), an array `( a, b, )`
 ///   (a trailing comma allowed), data `<0fbd 7777>` (hex digits, spaces between them), and
 ///   strings, quoted (`"…"` or `'…'`, with the escapes `\a \b \f \n \r \t \v \\ \" \'`,
-///   `\U` and one to four hex digits, and octal `\0`–`\177`) or bare (letters, digits and
+///   `\U` and one to four hex digits, and octal ones: `\0` to `\777`, kept to a byte as
+///   Core Foundation keeps them (`\501` is `A`), a byte above `\177` naming a character of the
+///   NeXTSTEP encoding, with `\376` and `\377` naming none and refused) or bare (letters, digits and
 ///   `_ $ / : . -`);
 /// - `//` and `/* */` comments;
 /// - at the top, one value, or (a `.strings` file) entries without braces: `"key" = "value";`,
@@ -561,13 +563,17 @@ struct OpenStepParser {
                     digits += 1
                     offset += 1
                 }
-                guard value < 0x80 else {
+                // As Core Foundation reads it: the value kept to a byte (`\501` is `A`), and a byte
+                // above 0x7F a character of the NeXTSTEP encoding.
+                let byte = UInt8(truncatingIfNeeded: value)
+                guard let scalar = NeXTSTEPEncoding.scalar(byte) else {
                     throw malformed(
-                        "the octal escape \\\(String(value, radix: 8)) stands for a NeXTSTEP-encoded character, "
-                            + "which is not read; write the character itself or a \\U escape",
+                        "the octal escape \\\(String(value, radix: 8)) names no character (the byte \(UTF8Validation.hex(byte)) "
+                            + "of the NeXTSTEP encoding, as Core Foundation reads it); write the character itself or a "
+                            + "\\U escape",
                         at: escape)
                 }
-                utf8.append(UInt8(value))
+                UTF8Validation.append(scalar, to: &utf8)
             default:
                 // `\\`, `\"`, `\'` and any other character stand for themselves, as in CF.
                 utf8.append(code)

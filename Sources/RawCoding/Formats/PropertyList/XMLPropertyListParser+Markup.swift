@@ -50,6 +50,9 @@ extension XMLPropertyListParser {
                     throw endedEarly("unterminated processing instruction", at: index)
                 }
                 try validate(index..<end)
+                if prolog, !wide, hasPrefix("<?xml", at: index), isWhitespace(bytes[index + 5]) {
+                    try checkDeclaredEncoding(in: (index + 5)..<(end - 2))
+                }
                 index = end
             } else if hasPrefix("<!DOCTYPE", at: index) {
                 guard prolog else {
@@ -59,6 +62,38 @@ extension XMLPropertyListParser {
             } else {
                 return
             }
+        }
+    }
+
+    /// The XML declaration's `encoding`, in 8-bit text: what it names must be what the text is
+    /// read as, UTF-8 (or US-ASCII, a part of it). Core Foundation reads the text in the
+    /// encoding named and refuses a name it does not know (`encoding="foobar"`); read as UTF-8,
+    /// text in another 8-bit encoding could give other characters without an error, so any
+    /// other name is refused, naming it. As in Core Foundation, a declaration whose encoding is
+    /// not a quoted value says nothing, and a wide document's is not read: its byte-order mark
+    /// or zero bytes tell its encoding.
+    func checkDeclaredEncoding(in declaration: Range<Int>) throws(FormatFailure) {
+        var cursor = declaration.lowerBound
+        func skipSpaces() { while cursor < declaration.upperBound, isWhitespace(bytes[cursor]) { cursor += 1 } }
+        while cursor < declaration.upperBound, !hasPrefix("encoding", at: cursor) { cursor += 1 }
+        cursor += 8
+        skipSpaces()
+        guard cursor < declaration.upperBound, bytes[cursor] == UInt8(ascii: "=") else { return }
+        cursor += 1
+        skipSpaces()
+        guard cursor < declaration.upperBound,
+            case let quote = bytes[cursor], quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'")
+        else { return }
+        let valueStart = cursor + 1
+        cursor = valueStart
+        while cursor < declaration.upperBound, bytes[cursor] != quote { cursor += 1 }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<cursor]), as: UTF8.self)
+        guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(name.lowercased()) else {
+            throw malformed(
+                "the XML declaration names the encoding \"\(shown(name))\", which is not read: XML property lists are "
+                    + "read as UTF-8 (or UTF-16 or UTF-32 with a byte-order mark); convert the file to UTF-8 and "
+                    + "declare encoding=\"UTF-8\"",
+                at: valueStart)
         }
     }
 

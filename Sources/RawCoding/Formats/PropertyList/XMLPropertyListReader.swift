@@ -19,7 +19,8 @@ import Foundation
 /// ``XMLPropertyListWriter`` refuses), entity references other than the five (a DTD's entity
 /// declarations are never read, so nothing is expanded, and nothing outside the input is
 /// ever fetched), a DTD with an internal subset, text in no Unicode encoding (UTF-8, or
-/// UTF-16 or UTF-32 told by a byte-order mark or zero bytes, is read), integers outside
+/// UTF-16 or UTF-32 told by a byte-order mark or zero bytes, is read), an 8-bit document whose
+/// XML declaration names another encoding than UTF-8 (or US-ASCII), integers outside
 /// `Int64.min...UInt64.max`, and reals too large for a `Double` or so small they would read as
 /// zero. A repeated key keeps its last value. Text is kept as
 /// written (line breaks are not normalized), so strings written with control characters by
@@ -53,15 +54,19 @@ struct XMLPropertyListParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let limits: Limits
     let maximumDepth: Int
+    /// Whether `bytes` were UTF-16 or UTF-32, made UTF-8: the XML declaration's encoding is then
+    /// not read.
+    let wide: Bool
     var index = 0
     var depth = 0
     var valueCount = 0
     var keys = KeyInterner()
     var stack = StackCheck()
 
-    init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits, wide: Bool = false) {
         self.bytes = bytes
         self.limits = limits
+        self.wide = wide
         maximumDepth = limits.effectiveDepth
     }
 

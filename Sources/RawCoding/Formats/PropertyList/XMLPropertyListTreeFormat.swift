@@ -18,8 +18,9 @@ package struct XMLPropertyListTreeFormat: TreeFormat {
     /// Reads UTF-8, and UTF-16 or UTF-32 made UTF-8 first, as Core Foundation reads them (a
     /// failure's position then counts the text's characters as UTF-8 bytes).
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(FormatFailure) -> StoredValue {
-        try WideText.withUTF8(bytes) { utf8 throws(FormatFailure) in
-            var parser = XMLPropertyListParser(bytes: utf8, limits: limits)
+        let wide = WideText.detect(bytes) != nil
+        return try WideText.withUTF8(bytes) { utf8 throws(FormatFailure) in
+            var parser = XMLPropertyListParser(bytes: utf8, limits: limits, wide: wide)
             return try parser.parseDocument()
         }
     }

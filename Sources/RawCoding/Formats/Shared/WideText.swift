@@ -5,6 +5,11 @@
 /// tell it, since both formats start with ASCII characters (`<?` in XML, `{`, `[`, `"`, a
 /// digit or a letter in JSON): `00 00 00 xx` is UTF-32BE, `00 xx 00 xx` UTF-16BE,
 /// `xx 00 00 00` UTF-32LE and `xx 00 xx 00` UTF-16LE.
+///
+/// `FE FF 00 00` is read as Foundation's `JSONDecoder` and `PropertyListDecoder` read it: as a
+/// mark of UTF-32LE text (whose own mark is `FF FE 00 00`). Read as UTF-16BE, those bytes are
+/// its mark and a U+0000, which neither format may start with, so no document means anything
+/// else by them.
 enum WideText {
     enum Encoding {
         case utf16BigEndian, utf16LittleEndian, utf32BigEndian, utf32LittleEndian
@@ -34,6 +39,7 @@ enum WideText {
         switch (byte(0), byte(1), byte(2), byte(3)) {
         case (0x00, 0x00, 0xFE, 0xFF): return (.utf32BigEndian, 4)
         case (0xFF, 0xFE, 0x00, 0x00): return (.utf32LittleEndian, 4)
+        case (0xFE, 0xFF, 0x00, 0x00): return (.utf32LittleEndian, 4)
         case (0xFE, 0xFF, _, _): return (.utf16BigEndian, 2)
         case (0xFF, 0xFE, _, _): return (.utf16LittleEndian, 2)
         case (0x00, 0x00, 0x00, .some(let fourth)) where fourth != 0: return (.utf32BigEndian, 0)
@@ -64,8 +70,10 @@ enum WideText {
                     | UInt32(bytes[offset])
             }
         }
+        // The mark Foundation reads as UTF-32LE's, though it is not (see the type's comment).
+        let mark = markLength == 4 && bytes[0] == 0xFE ? " after the mark FE FF 00 00, read as UTF-32LE's" : ""
         func invalid(_ what: String, at offset: Int) -> FormatFailure {
-            .malformed("invalid \(encoding.name) text: \(what)", at: InputPosition(byteOffset: offset))
+            .malformed("invalid \(encoding.name) text\(mark): \(what)", at: InputPosition(byteOffset: offset))
         }
         var offset = markLength
         while offset < bytes.count {
