@@ -757,6 +757,13 @@ line: cached = flags.cached && !flags.stale
 becomes: cached = flags.cached
 tests: StoreContractTests|AdapterTests
 
+name: a @Stored write holds its read lock while the store notifies observers
+file: Sources/RawCodingStores/Property/StoredProperty.swift
+after: try ownWrite { () throws(RawCodingError) in
+line: tree = try store.writeBack(written, forKey: key, codec: codec, base: base)
+becomes: tree = try flags.withLock { _ throws(RawCodingError) in try store.writeBack(written, forKey: key, codec: codec, base: base) }
+tests: anObserverMayReadAndWritePropertiesWhileTheStoreNotifies
+
 name: @Stored drops unknown keys on write-back
 file: Sources/RawCodingStores/Property/StoredProperty.swift
 after: private func commit(

@@ -156,24 +156,24 @@ struct AdapterTests {
         #expect(model.settings.isPrivate)
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func anObserverMayReadAndWritePropertiesWhileTheStoreNotifies() throws {
-        let store = InMemoryStore()
-        let writer = StoredProperty("shared", store: store, defaultValue: 0)
-        let reader = StoredProperty("shared", store: store, defaultValue: 0)
-        let echo = StoredProperty("echo", store: store, defaultValue: 0)
-        #expect(reader.value == 0)
-        withObservationTracking {
-            _ = reader.value
-        } onChange: {
-            // Runs while `writer` is writing: reading it, or writing another key, must not deadlock.
-            _ = writer.value
-            echo.value = 1
+    @Test func anObserverMayReadAndWritePropertiesWhileTheStoreNotifies() throws {
+        let values = try finishing(within: 10, "an observer that reads and writes properties deadlocked the write") {
+            let store = InMemoryStore()
+            let writer = StoredProperty("shared", store: store, defaultValue: 0)
+            let reader = StoredProperty("shared", store: store, defaultValue: 0)
+            let echo = StoredProperty("echo", store: store, defaultValue: 0)
+            let before = reader.value
+            withObservationTracking {
+                _ = reader.value
+            } onChange: {
+                // Runs while `writer` is writing: reading it, or writing another key, must not deadlock.
+                _ = writer.value
+                echo.value = 1
+            }
+            writer.value = 5
+            return [before, reader.value, writer.value, echo.value]
         }
-        writer.value = 5
-        #expect(reader.value == 5)
-        #expect(writer.value == 5)
-        #expect(echo.value == 1)
+        #expect(values == [0, 5, 5, 1])
     }
 
     @Test func aStoredDictionaryHoldsAnyPropertyListValues() throws {

@@ -46,3 +46,29 @@ func expectAFailedUpdateEndsItsTransaction(_ store: any KeyValueStore, _ other: 
     try store.write(3, forKey: "count")
     #expect(try other.read(forKey: "count") == 3)
 }
+
+/// Runs `body` on a thread of its own and waits at most `seconds` for its result, for a test
+/// of a deadlock: a hung body fails the test with `message` within that time (and returns
+/// `nil`), where it would otherwise hang the run; its thread is left blocked. Swift Testing's
+/// `.timeLimit` is no substitute: it counts from the moment the test is scheduled, and with the
+/// suites in parallel on two cores a test can wait over a minute for a concurrency thread
+/// before its body runs (measured: 66–69 s in a debug run, with both pool threads waiting on
+/// the plistlib oracle's child processes), so it failed a test whose body takes 4 ms.
+/// Expectations belong after the call, on the test's own task, not in `body`.
+func finishing<Result: Sendable>(
+    within seconds: Double, _ message: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () throws -> Result
+) throws -> Result? {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Locked<Swift.Result<Result, any Error>?>(nil)
+    Thread.detachNewThread {
+        let result = Swift.Result { try body() }
+        outcome.withLock { $0 = result }
+        done.signal()
+    }
+    guard done.wait(timeout: .now() + seconds) == .success, let result = outcome.withLock({ $0 }) else {
+        Issue.record("\(message): not finished after \(seconds) s", sourceLocation: sourceLocation)
+        return nil
+    }
+    return try result.get()
+}
