@@ -73,7 +73,7 @@ struct ReadmeSnippetTests {
     }
 
     /// The installation block is a whole manifest: SwiftPM evaluates it (without fetching
-    /// anything), names only this package's products, and asks for the newest release.
+    /// anything), names only this package's products, and asks for the `main` branch.
     @Test func theInstallationBlockIsAManifestThatNamesRealProducts() throws {
         let snippet = try #require(try Self.snippets().first { $0.isManifest })
         let directory = try Self.temporaryFolder()
@@ -87,8 +87,7 @@ struct ReadmeSnippetTests {
         let dependency = try #require((manifest["dependencies"] as? [[String: Any]])?.first)
         let sourceControl = try #require((dependency["sourceControl"] as? [[String: Any]])?.first)
         let requirement = try #require(sourceControl["requirement"] as? [String: Any])
-        let range = try #require((requirement["range"] as? [[String: Any]])?.first)
-        #expect(range["lowerBound"] as? String == (try ProjectVersion.newestRelease()))
+        #expect(requirement["branch"] as? [String] == ["main"], "\(requirement)")
 
         let ours = try PackagePaths.text("Package.swift")
         let declared = Set(try TextPattern.captures(#"\.(?:library|executable)\(\s*name:\s*"([^"]+)""#, in: ours))
@@ -101,6 +100,48 @@ struct ReadmeSnippetTests {
                 "the installation block names \(product), which Package.swift does not declare")
         }
     }
+
+    /// What a new user does with the installation block: SwiftPM resolves it against a clone of
+    /// this repository holding no tags (as a fresh clone of `main` holds none), with the URL
+    /// pointed at that clone. A version requirement (`from:`) fails there, "no versions match".
+    @Test(.enabled(if: ReadmeSnippetTests.isGitRepository, "the package is not a git clone: nothing to clone from"))
+    func theInstallationBlockResolvesAgainstACloneWithoutTags() throws {
+        let snippet = try #require(try Self.snippets().first { $0.isManifest })
+        let url = try #require(try TextPattern.captures(#"\.package\(url: "([^"]+)""#, in: snippet.code).first)
+        let directory = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The folder's name is the URL's last part: SwiftPM names the package after it.
+        let clone = directory.appendingPathComponent("RawCodable")
+        let git = try Self.tool("git")
+        for arguments in [
+            ["clone", "--quiet", "--no-tags", PackagePaths.root.path, clone.path],
+            // `main` at the commit under test, whatever branch (or none) the package's clone is on.
+            ["-C", clone.path, "checkout", "--quiet", "-B", "main"],
+            ["-C", clone.path, "tag", "--list"],
+        ] {
+            let run = try ChildProcess.run(git, arguments, timeout: 120)
+            try #require(run.status == 0, "git \(arguments.joined(separator: " ")):\n\(run.errors)")
+            if arguments.contains("--list") { try #require(run.output.isEmpty, "the clone holds tags: \(run.output)") }
+        }
+        let app = directory.appendingPathComponent("MyApp")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        let manifest = snippet.code.replacingOccurrences(of: url, with: clone.absoluteString)
+        try Data(manifest.utf8).write(to: app.appendingPathComponent("Package.swift"))
+        let result = try ChildProcess.run(
+            try Self.tool("swift"),
+            [
+                "package", "--package-path", app.path, "--cache-path", directory.appendingPathComponent("cache").path,
+                "resolve",
+            ], timeout: 300)
+        try #require(result.status == 0, "swift package resolve failed:\n\(result.errors)\(result.output)")
+        let resolved = try String(contentsOf: app.appendingPathComponent("Package.resolved"), encoding: .utf8)
+        #expect(resolved.contains(#""identity" : "rawcodable""#), "\(resolved)")
+        #expect(resolved.contains(#""branch" : "main""#), "\(resolved)")
+    }
+
+    /// Whether the package's folder is a git work tree (CI's clone is).
+    static let isGitRepository = FileManager.default.fileExists(
+        atPath: PackagePaths.root.appendingPathComponent(".git").path)
 
     /// A module named SwiftUI declaring just what the README's SwiftUI block uses, with
     /// SwiftUI's shapes: `@AppStorage` of a `String`-backed `RawRepresentable` projecting a
@@ -154,7 +195,7 @@ struct ReadmeSnippetTests {
 }
 
 /// One version everywhere: CHANGELOG's newest release is the source; the tool's `--version`
-/// and the README's installation line say the same.
+/// and the README's note on pinning a release say the same.
 @Suite("One version")
 struct ProjectVersionTests {
     @Test func theToolTheReadmeAndTheChangelogAgree() throws {
@@ -162,11 +203,9 @@ struct ProjectVersionTests {
         let result = try ChildProcess.run(try ChildProcess.product("rawcoding"), ["--version"])
         #expect(result.output == "rawcoding \(newest)\n")
         let text = try PackagePaths.text("README.md")
-        let readme = try TextPattern.captures(#"\.package\(url: "[^"]+", from: "([^"]+)"\)"#, in: text)
-        #expect(
-            readme == [newest], "README's installation line asks for \(readme), CHANGELOG's newest release is \(newest)"
-        )
         #expect(text.contains("the newest is \(newest),"))
+        let pinned = try TextPattern.captures(#"`from: "([^"]+)"` pins a release"#, in: text)
+        #expect(pinned == [newest], "README pins \(pinned), CHANGELOG's newest release is \(newest)")
     }
 }
 
