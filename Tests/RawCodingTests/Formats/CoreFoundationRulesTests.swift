@@ -216,11 +216,14 @@ struct CoreFoundationRulesTests {
         func document(_ declaration: String) -> Data {
             Data("<?xml version=\"1.0\" \(declaration)?>\n<plist version=\"1.0\"><string>é</string></plist>".utf8)
         }
-        for accepted in ["encoding=\"UTF-8\"", "encoding='utf-8'", "encoding = \"US-ASCII\"", "standalone=\"yes\"", ""]
-        {
+        let accepted = [
+            "encoding=\"UTF-8\"", "encoding='utf-8'", "encoding = \"US-ASCII\"", "encoding=\"Utf8\"",
+            "encoding=\"ASCII\"", "standalone=\"yes\"", "",
+        ]
+        for accepted in accepted {
             #expect(try Self.codec.readTree(from: document(accepted)) == "é", "\(accepted)")
         }
-        for refused in ["foobar", "ISO-8859-1", "UTF-16", "windows-1252"] {
+        for refused in ["foobar", "ISO-8859-1", "UTF-16", "windows-1252", "UTF-9", "utf-80", "utf", "asci", ""] {
             let data = document("encoding=\"\(refused)\"")
             let error = #expect(throws: RawCodingError.self) { try Self.codec.readTree(from: data) }
             #expect(error?.reason.contains("encoding \"\(refused)\"") == true, "\(String(describing: error))")

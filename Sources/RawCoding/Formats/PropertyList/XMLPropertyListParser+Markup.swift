@@ -50,7 +50,9 @@ extension XMLPropertyListParser {
                     throw endedEarly("unterminated processing instruction", at: index)
                 }
                 try validate(index..<end)
-                if prolog, !wide, hasPrefix("<?xml", at: index), isWhitespace(bytes[index + 5]) {
+                if prolog, !wide, bytes[index + 2] == UInt8(ascii: "x"), hasPrefix("<?xml", at: index),
+                    isWhitespace(bytes[index + 5])
+                {
                     try checkDeclaredEncoding(in: (index + 5)..<(end - 2))
                 }
                 index = end
@@ -75,7 +77,11 @@ extension XMLPropertyListParser {
     func checkDeclaredEncoding(in declaration: Range<Int>) throws(FormatFailure) {
         var cursor = declaration.lowerBound
         func skipSpaces() { while cursor < declaration.upperBound, isWhitespace(bytes[cursor]) { cursor += 1 } }
-        while cursor < declaration.upperBound, !hasPrefix("encoding", at: cursor) { cursor += 1 }
+        while cursor < declaration.upperBound,
+            bytes[cursor] != UInt8(ascii: "e") || !hasPrefix("encoding", at: cursor)
+        {
+            cursor += 1
+        }
         cursor += 8
         skipSpaces()
         guard cursor < declaration.upperBound, bytes[cursor] == UInt8(ascii: "=") else { return }
@@ -87,13 +93,26 @@ extension XMLPropertyListParser {
         let valueStart = cursor + 1
         cursor = valueStart
         while cursor < declaration.upperBound, bytes[cursor] != quote { cursor += 1 }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<cursor]), as: UTF8.self)
-        guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(name.lowercased()) else {
-            throw malformed(
-                "the XML declaration names the encoding \"\(shown(name))\", which is not read: XML property lists are "
-                    + "read as UTF-8 (or UTF-16 or UTF-32 with a byte-order mark); convert the file to UTF-8 and "
-                    + "declare encoding=\"UTF-8\"",
-                at: valueStart)
+        let name = UnsafeBufferPointer(rebasing: bytes[valueStart..<cursor])
+        guard !Self.namesUTF8(name) else { return }
+        throw malformed(
+            "the XML declaration names the encoding \"\(shown(String(decoding: name, as: UTF8.self)))\", which is not "
+                + "read: XML property lists are read as UTF-8 (or UTF-16 or UTF-32 with a byte-order mark); convert "
+                + "the file to UTF-8 and declare encoding=\"UTF-8\"",
+            at: valueStart)
+    }
+
+    /// The encoding names read as UTF-8, in lowercase.
+    private static let namesReadAsUTF8: [StaticString] = ["utf-8", "utf8", "us-ascii", "ascii"]
+
+    /// Whether `name` is one of ``namesReadAsUTF8`` in any case, compared byte by byte: the usual
+    /// `UTF-8` makes no `String`.
+    static func namesUTF8(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        namesReadAsUTF8.contains { known in
+            known.utf8CodeUnitCount == name.count
+                && zip(name, UnsafeBufferPointer(start: known.utf8Start, count: known.utf8CodeUnitCount)).allSatisfy {
+                    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 == $1 : $0 == $1
+                }
         }
     }
 
