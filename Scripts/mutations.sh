@@ -757,6 +757,27 @@ line: cached = flags.cached && !flags.stale
 becomes: cached = flags.cached
 tests: StoreContractTests|AdapterTests
 
+name: StoredValue takes nil as a literal again, so an optional's nil is written as null
+file: Sources/RawCoding/Value/StoredValue+Literals.swift
+after: extension StoredValue: ExpressibleByBooleanLiteral {
+line: public init(booleanLiteral value: Bool) { self = .bool(value) }
+becomes: public init(booleanLiteral value: Bool) { self = .bool(value) } }; extension StoredValue: ExpressibleByNilLiteral { public init(nilLiteral: ()) { self = .null }
+tests: adapterMeetsTheContract|nilRemovesTheKeyAndReadsAsTheDefault
+
+name: set and @Stored store an optional's nil as null instead of removing the key
+file: Sources/RawCodingStores/Store/KeyValueStore+WriteBack.swift
+after: let encoded = try codec.encodeStoredTree(value, keeping: base.unknownKeys)
+line: tree = encoded.isNull ? nil : encoded
+becomes: tree = encoded
+tests: adapterMeetsTheContract|nilRemovesTheKeyAndReadsAsTheDefault
+
+name: update stores an optional's nil as null instead of removing the key
+file: Sources/RawCodingStores/Store/KeyValueStore+Typed.swift
+after: new = try codec.encodeStoredTree(value, keeping: unknownKeys)
+line: tree = new.isNull ? nil : new
+becomes: tree = new
+tests: adapterMeetsTheContract
+
 name: a @Stored write holds its read lock while the store notifies observers
 file: Sources/RawCodingStores/Property/StoredProperty.swift
 after: try ownWrite { () throws(RawCodingError) in

@@ -36,8 +36,7 @@ enum KeyPathStep: Equatable {
         switch tree {
         case .dictionary(let dictionary): dictionaryKey.flatMap { dictionary[$0] }
         case .array(let elements):
-            // Not `? elements[i] : nil`: StoredValue takes `nil` as a literal, for `.null`.
-            arrayIndex.flatMap { index -> StoredValue? in elements.indices.contains(index) ? elements[index] : .none }
+            arrayIndex.flatMap { index in elements.indices.contains(index) ? elements[index] : nil }
         default: nil
         }
     }

@@ -176,6 +176,36 @@ struct AdapterTests {
         #expect(values == [0, 5, 5, 1])
     }
 
+    /// `nil` removes the key: `@Stored` and `setStored` leave nothing in the defaults (they
+    /// failed with "null cannot be stored in a property list" and kept the old value), and a
+    /// property whose default is another value reads that default, as a new instance does.
+    @Test func nilRemovesTheKeyAndReadsAsTheDefault() throws {
+        let suite = "RawCodingStoresTests.\(UUID().uuidString)"
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        let store = UserDefaultsStore(defaults: defaults)
+        @Stored("nickname", store: store) var nickname: String? = nil
+        nickname = "Ada"
+        #expect(defaults.string(forKey: "nickname") == "Ada")
+        nickname = nil
+        #expect(defaults.object(forKey: "nickname") == nil)
+        #expect(nickname == nil)
+        #expect($nickname.error == nil)
+
+        try defaults.setStored(Settings() as Settings?, forKey: "settings")
+        #expect(defaults.dictionary(forKey: "settings") != nil)
+        try defaults.setStored(nil as Settings?, forKey: "settings")
+        #expect(defaults.object(forKey: "settings") == nil)
+
+        let greeting = StoredProperty<String?>("greeting", store: store, defaultValue: "hello")
+        try greeting.set("hi")
+        #expect(greeting.value == "hi")
+        try greeting.set(nil)
+        #expect(defaults.object(forKey: "greeting") == nil)
+        #expect(greeting.value == "hello")
+        #expect(StoredProperty<String?>("greeting", store: store, defaultValue: "hello").value == "hello")
+    }
+
     @Test func aStoredDictionaryHoldsAnyPropertyListValues() throws {
         let store = InMemoryStore()
         let property = StoredProperty<[String: StoredValue]>("preferences", store: store, defaultValue: [:])

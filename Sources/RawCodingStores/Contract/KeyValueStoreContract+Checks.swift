@@ -320,5 +320,62 @@ extension KeyValueStoreContract {
                 received.withLock { $0.last == written }
             }
         }
+
+        func storesNilAsAbsent() async throws {
+            try await nilIsAbsent(at: "string", "text" as String?)
+            try await nilIsAbsent(at: "struct", ContractSettings(name: "some", volume: 1) as ContractSettings?)
+            try await nilIsAbsent(at: "array", [1, 2] as [Int]?)
+            try await nilIsAbsent(at: "dictionary", ["a": 1] as [String: Int]?)
+            try await nilIsAbsent(at: "tree", StoredValue.array(["a", 1]) as StoredValue?)
+        }
+
+        /// Writes `some` and then `nil` under `key` by each path, expecting the key absent.
+        private func nilIsAbsent<Value: Codable & Sendable & Equatable>(at key: String, _ some: Value?) async throws {
+            func isAbsent(after path: String) throws {
+                let tree = try store.read(forKey: key)
+                try expect(
+                    tree == nil,
+                    "\(path) of nil to a \(Value?.self) should remove \"\(key)\", which holds \(String(describing: tree))"
+                )
+                try expect(!(try store.keys().contains(key)), "\(path) of nil should leave \"\(key)\" out of keys()")
+                let value = try other.value(Value?.self, forKey: key)
+                try expect(value == nil, "after \(path) of nil the other instance reads \(String(describing: value))")
+            }
+            func holdsSome(after path: String) throws {
+                let value = try store.value(Value?.self, forKey: key)
+                try expect(
+                    value == some, "\(path) of \(String(describing: some)) read back \(String(describing: value))")
+            }
+            try synchronousPaths()
+            try await store.set(some, forKey: key)
+            try await store.set(nil as Value?, forKey: key)
+            try isAbsent(after: "an async set")
+            try await store.set(some, forKey: key)
+            try await store.update(Value?.self, forKey: key, defaultValue: nil) { $0 = nil }
+            try isAbsent(after: "an async update")
+
+            func synchronousPaths() throws {
+                try store.set(some, forKey: key)
+                try holdsSome(after: "set")
+                try store.set(nil as Value?, forKey: key)
+                try isAbsent(after: "set")
+
+                try store.set(some, forKey: key)
+                try store.update(Value?.self, forKey: key, defaultValue: nil) { $0 = nil }
+                try isAbsent(after: "update")
+
+                let property = StoredProperty<Value?>(key, store: store, defaultValue: nil)
+                try property.set(some)
+                try holdsSome(after: "a StoredProperty's set")
+                try property.set(nil)
+                try isAbsent(after: "a StoredProperty's set")
+                try expect(property.error == nil, "a StoredProperty's set of nil should leave no error")
+                property.value = some
+                property.value = nil
+                try isAbsent(after: "assigning a StoredProperty's value")
+                try expect(
+                    property.value == nil, "the property should read nil, reads \(String(describing: property.value))")
+            }
+        }
     }
 }

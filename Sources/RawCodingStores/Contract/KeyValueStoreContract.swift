@@ -59,6 +59,12 @@ public struct KeyValueStoreContract: Sendable {
         /// one directory) and this one each list only keys they read, and read back what they
         /// wrote, whether the codec gives each its own keys (files) or not (trees).
         case sharesStorageWithAnotherCodec
+        /// `nil` written to an optional (a string, a struct, an array, a dictionary, a
+        /// `StoredValue`) removes the key, by every path: ``KeyValueStore/set(_:forKey:)``,
+        /// ``KeyValueStore/update(_:forKey:defaultValue:_:)``, a ``StoredProperty`` (what
+        /// ``Stored`` writes through) and the `async` calls; it reads back as `nil`, through the
+        /// other instance too.
+        case storesNilAsAbsent
 
         public var description: String { rawValue }
     }
@@ -122,6 +128,7 @@ public struct KeyValueStoreContract: Sendable {
         case .undecodablePayloadIsKept: try run.undecodablePayloadIsKept()
         case .streamsDeliverWrites: try await run.streamsDeliverWrites()
         case .sharesStorageWithAnotherCodec: try run.sharesStorageWithAnotherCodec()
+        case .storesNilAsAbsent: try await run.storesNilAsAbsent()
         }
     }
 }

@@ -105,7 +105,9 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     }
 
     /// Stores `newValue`, keeping the unknown keys of what it replaces; if the stored payload
-    /// did not decode, it is first moved aside.
+    /// did not decode, it is first moved aside. For an optional `Value`, `nil` removes the key,
+    /// as ``reset()`` does, so the property then reads its default (`nil`, unless the default is
+    /// another value).
     /// - Parameter newValue: The value to store.
     /// - Throws: `RawCodingError` from encoding, from setting the payload aside
     ///   (then nothing was written) or from the store.
@@ -144,7 +146,9 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
                 loaded.withLock {
                     keep(
                         Loaded(
-                            value: value, tree: tree, unknownKeys: written == nil ? .none : base.unknownKeys,
+                            // A removed key reads as the default, here as in every instance.
+                            value: tree == nil ? defaultValue : value, tree: tree,
+                            unknownKeys: tree == nil ? .none : base.unknownKeys,
                             error: nil, needsSetAside: false), in: &$0)
                 }
                 // Another writer's change that came meanwhile may be newer than this write, and

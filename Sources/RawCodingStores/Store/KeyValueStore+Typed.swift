@@ -50,7 +50,8 @@ extension KeyValueStore {
     /// Stores `value` under `key` with the store's ``codec``, keeping the keys the stored
     /// payload has and `Value` does not know; a stored payload that does not decode as `Value`
     /// is set aside (``setAside(forKey:)``) in the same step of the store as the write
-    /// (``replace(_:forKey:settingAside:)``), so nothing is lost.
+    /// (``replace(_:forKey:settingAside:)``), so nothing is lost. `nil` for an optional
+    /// `Value` (a value that encodes as `null`) removes the key.
     ///
     /// A payload equal to the one this store's last write of a `Value` under `key` wrote (by
     /// `set` or ``Stored``) is not decoded again: it is taken to decode, with the unknown keys

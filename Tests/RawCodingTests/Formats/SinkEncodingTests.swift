@@ -200,7 +200,7 @@ struct SinkEncodingTests {
         var date = Date(timeIntervalSinceReferenceDate: 1.25)
         var data = Data([0, 1, 2, 255])
         var wide: Int128 = 0
-        var tree: StoredValue = ["z": [1, "two", nil, 3.5, false], "a": [:], "m": []]
+        var tree: StoredValue = ["z": [1, "two", .null, 3.5, false], "a": [:], "m": []]
     }
 
     final class Nest: Encodable, Sendable {

@@ -119,7 +119,7 @@ struct PropertyListBridgeTests {
             with: Data(#"{"t":true,"f":false,"one":1,"zero":0,"d":2.5,"big":18446744073709551615,"n":null}"#.utf8))
         #expect(
             try StoredValue(propertyList: object) == [
-                "t": true, "f": false, "one": 1, "zero": 0, "d": 2.5, "big": .uint(UInt64.max), "n": nil,
+                "t": true, "f": false, "one": 1, "zero": 0, "d": 2.5, "big": .uint(UInt64.max), "n": .null,
             ])
         #expect(try StoredValue(propertyList: NSNumber(value: true)) == .bool(true))
         #expect(try StoredValue(propertyList: NSNumber(value: 1)) == .int(1))
@@ -152,7 +152,7 @@ struct PropertyListBridgeTests {
     }
 
     @Test func nullCannotBecomeAPropertyListAndSaysWhere() throws {
-        let tree: StoredValue = ["a": [1, ["b": nil]]]
+        let tree: StoredValue = ["a": [1, ["b": .null]]]
         do {
             _ = try tree.propertyListObject()
             Issue.record("null accepted")

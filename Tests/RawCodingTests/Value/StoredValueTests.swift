@@ -7,7 +7,7 @@ import Testing
 struct StoredValueTests {
     @Test func literalsBuildTheExpectedCases() {
         let tree: StoredValue = [
-            "name": "Ada", "age": 36, "ratio": 0.5, "admin": true, "tags": ["a", nil], "none": nil,
+            "name": "Ada", "age": 36, "ratio": 0.5, "admin": true, "tags": ["a", .null], "none": .null,
         ]
         #expect(tree["name"] == .string("Ada"))
         #expect(tree["age"] == .int(36))
@@ -65,7 +65,7 @@ struct StoredValueTests {
 
     @Test func descriptionIsReadable() {
         let tree: StoredValue = [
-            "s": "a\"b\n", "n": nil, "d": .data(Data([0, 255])), "t": .date(Date(timeIntervalSince1970: 0)),
+            "s": "a\"b\n", "n": .null, "d": .data(Data([0, 255])), "t": .date(Date(timeIntervalSince1970: 0)),
             "list": [1, 2.5, false], "u": .uint(UInt64.max),
         ]
         #expect(
