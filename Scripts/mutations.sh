@@ -757,6 +757,20 @@ line: cached = flags.cached && !flags.stale
 becomes: cached = flags.cached
 tests: StoreContractTests|AdapterTests
 
+name: a property's own write shows observers the old value
+file: Sources/RawCodingStores/Property/StoredProperty.swift
+after: let changesBefore = flags.withLock { flags in
+line: cachedValue = shown
+becomes: _ = shown
+tests: adapterMeetsTheContract
+
+name: the broadcaster tells observers before the properties that cache the key
+file: Sources/RawCodingStores/Store/StoreChangeBroadcaster.swift
+after: let registration = Registration(
+line: isPropertyCache: Self.registeringPropertyCache)
+becomes: isPropertyCache: false)
+tests: adapterMeetsTheContract
+
 name: StoredValue takes nil as a literal again, so an optional's nil is written as null
 file: Sources/RawCoding/Value/StoredValue+Literals.swift
 after: extension StoredValue: ExpressibleByBooleanLiteral {

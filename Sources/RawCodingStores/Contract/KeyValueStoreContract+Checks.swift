@@ -377,5 +377,40 @@ extension KeyValueStoreContract {
                     property.value == nil, "the property should read nil, reads \(String(describing: property.value))")
             }
         }
+
+        func observersReadTheNewValue() async throws {
+            // Properties made after the observers, so registration order alone would tell the
+            // observers first.
+            let seen = Locked<[[Int]]>([])
+            let properties = Locked<[StoredProperty<Int>]>([])
+            let observations = [store, other].map { instance in
+                instance.observe { change in
+                    guard change.affects("count") else { return }
+                    let values = properties.withLock { $0 }.map(\.value)
+                    seen.withLock { $0.append(values) }
+                }
+            }
+            defer { for observation in observations { observation.cancel() } }
+            let mine = StoredProperty("count", store: store, defaultValue: 0)
+            let same = StoredProperty("count", store: store, defaultValue: 0)
+            let theirs = StoredProperty("count", store: other, defaultValue: 0)
+            properties.withLock { $0 = [mine, same, theirs] }
+            try expect([mine, same, theirs].map(\.value) == [0, 0, 0], "the properties should start at the default")
+            let writes: [(String, Int, () throws -> Void)] = [
+                ("the property's own write", 1, { try mine.set(1) }),
+                ("the other instance's property", 2, { try theirs.set(2) }),
+                ("a typed set", 3, { try self.store.set(3, forKey: "count") }),
+                ("a typed set through the other instance", 4, { try self.other.set(4, forKey: "count") }),
+            ]
+            for (what, value, write) in writes {
+                seen.withLock { $0.removeAll() }
+                try write()
+                try await eventually("the observers being told of \(what)") { seen.withLock { $0.count >= 2 } }
+                let reads = seen.withLock { $0 }
+                try expect(
+                    reads.allSatisfy { $0 == [value, value, value] },
+                    "after \(what) of \(value), observers read the properties as \(reads)")
+            }
+        }
     }
 }

@@ -65,6 +65,11 @@ public struct KeyValueStoreContract: Sendable {
         /// ``Stored`` writes through) and the `async` calls; it reads back as `nil`, through the
         /// other instance too.
         case storesNilAsAbsent
+        /// An observer of either instance that reads a ``StoredProperty`` of the key, on either
+        /// instance, reads the new value: for the property's own write, for a write through the
+        /// other instance's property and for a typed ``KeyValueStore/set(_:forKey:)``, even when
+        /// the observer was added before the properties.
+        case observersReadTheNewValue
 
         public var description: String { rawValue }
     }
@@ -129,6 +134,7 @@ public struct KeyValueStoreContract: Sendable {
         case .streamsDeliverWrites: try await run.streamsDeliverWrites()
         case .sharesStorageWithAnotherCodec: try run.sharesStorageWithAnotherCodec()
         case .storesNilAsAbsent: try await run.storesNilAsAbsent()
+        case .observersReadTheNewValue: try await run.observersReadTheNewValue()
         }
     }
 }

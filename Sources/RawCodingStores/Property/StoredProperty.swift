@@ -72,9 +72,11 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         cachedValue = defaultValue
         self.codec = store.codec
         valueKeyPath = \StoredProperty.value
-        let token = store.observe { [weak self] change in
-            guard let self, change.affects(key) else { return }
-            self.storeDidChange()
+        let token = StoreChangeBroadcaster.$registeringPropertyCache.withValue(true) {
+            store.observe { [weak self] change in
+                guard let self, change.affects(key) else { return }
+                self.storeDidChange()
+            }
         }
         observation.withLock { $0 = token }
     }
@@ -138,7 +140,13 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
             }
             do throws(RawCodingError) {
                 let base = WriteBackBase(unknownKeys: before.unknownKeys, settingAside: before.needsSetAside)
-                let changesBefore = flags.withLock { $0.changes }
+                // Observers of this write run inside it: from here, reads give the new value.
+                let shown = (written.map(Self.isNone) ?? true) ? defaultValue : value
+                let changesBefore = flags.withLock { flags in
+                    cachedValue = shown
+                    flags.cached = true
+                    return flags.changes
+                }
                 var tree: StoredValue?
                 try ownWrite { () throws(RawCodingError) in
                     tree = try store.writeBack(written, forKey: key, codec: codec, base: base)
@@ -302,6 +310,9 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         delivery.async { [weak self] in self?.deliverCurrent() }
     }
 
+    /// Whether `value` is an optional's `nil`, which removes the key.
+    private static func isNone(_ value: Value) -> Bool { (value as? any OptionalValue)?.isNone ?? false }
+
     /// Whether any stream from ``values()`` is open.
     private var hasStreams: Bool { !streams.isEmpty }
 
@@ -331,4 +342,11 @@ private struct StoredPropertyFlags {
     /// The property's cached value is the loaded one: unset until the first load, and
     /// while a load after a change runs.
     var cached = false
+}
+
+/// An `Optional` of any type, to tell its `nil` from a generic value.
+private protocol OptionalValue { var isNone: Bool { get } }
+
+extension Optional: OptionalValue {
+    var isNone: Bool { self == nil }
 }

@@ -11,7 +11,14 @@ public final class StoreChangeBroadcaster: Sendable {
     private struct Registration {
         var instance: ObjectIdentifier
         var handler: @Sendable (StoreChange) -> Void
+        /// A ``StoredProperty``'s: told before any other observer, so that every property is
+        /// current when other observers run and read it.
+        var isPropertyCache: Bool
     }
+
+    /// Set while a ``StoredProperty`` registers its handler with its store, which passes it
+    /// on to ``add(for:_:)``.
+    @TaskLocal static var registeringPropertyCache = false
 
     private let registrations = Locked<[UInt64: Registration]>([:])
     private let nextID = Locked<UInt64>(0)
@@ -31,7 +38,9 @@ public final class StoreChangeBroadcaster: Sendable {
             next += 1
             return next
         }
-        let registration = Registration(instance: ObjectIdentifier(instance), handler: handler)
+        let registration = Registration(
+            instance: ObjectIdentifier(instance), handler: handler,
+            isPropertyCache: Self.registeringPropertyCache)
         registrations.withLock { $0[id] = registration }
         return StoreObservation { [weak self] in
             self?.registrations.withLock { _ = $0.removeValue(forKey: id) }
@@ -42,13 +51,21 @@ public final class StoreChangeBroadcaster: Sendable {
     /// when none is).
     public var hasObservers: Bool { registrations.withLock { !$0.isEmpty } }
 
-    /// Tells every observer that `key` changed.
+    /// Tells every observer that `key` changed: the handlers of ``StoredProperty`` instances
+    /// first, so that an observer reading a property reads the new value, then the others in
+    /// the order they were added.
     /// - Parameters:
     ///   - key: The key, or `nil` for any key.
     ///   - instance: The store instance that made the change, or `nil` for a change from
     ///     outside the process.
     public func send(forKey key: String?, from instance: AnyObject?) {
-        let current = registrations.withLock { Array($0.values) }
+        // Properties first, then the other observers in the order they registered.
+        let current = registrations.withLock { registrations in
+            registrations.sorted {
+                ($0.value.isPropertyCache ? 0 : 1, $0.key) < ($1.value.isPropertyCache ? 0 : 1, $1.key)
+            }
+            .map(\.value)
+        }
         let writer = instance.map(ObjectIdentifier.init)
         for registration in current {
             let origin: StoreChange.Origin
