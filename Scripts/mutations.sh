@@ -771,6 +771,13 @@ line: isPropertyCache: Self.registeringPropertyCache)
 becomes: isPropertyCache: false)
 tests: adapterMeetsTheContract
 
+name: the version of an optional of a versioned model is looked up on Optional
+file: Sources/RawCoding/Support/TypeTraits.swift
+after: mayBeStringKeyedDictionary = wrapped is any StringKeyedDictionary.Type
+line: versioned = type as? any StoredVersioned.Type ?? wrapped as? any StoredVersioned.Type
+becomes: versioned = type as? any StoredVersioned.Type
+tests: anOptionalOfAVersionedTypeMigratesAndRecordsItsVersion|anOptionalVersionedModelMigratesInAStore
+
 name: StoredValue takes nil as a literal again, so an optional's nil is written as null
 file: Sources/RawCoding/Value/StoredValue+Literals.swift
 after: extension StoredValue: ExpressibleByBooleanLiteral {

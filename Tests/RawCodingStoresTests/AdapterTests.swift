@@ -206,6 +206,26 @@ struct AdapterTests {
         #expect(StoredProperty<String?>("greeting", store: store, defaultValue: "hello").value == "hello")
     }
 
+    /// `@Stored` of an optional versioned model migrates what an older version wrote, and its
+    /// write records the version, so the next read does not migrate again.
+    @Test func anOptionalVersionedModelMigratesInAStore() throws {
+        struct Size: Codable, Equatable, StoredVersioned {
+            var size: Int
+            static let storedVersion = 2
+            static let migrations: [StoredMigration] = [
+                .tree(from: 1) { tree in tree["size"] = .int(Int64(tree["size"]?.stringValue ?? "") ?? 0) }
+            ]
+        }
+        let store = InMemoryStore()
+        try store.write(["size": "12"], forKey: "size")
+        @Stored("size", store: store) var size: Size? = nil
+        #expect(size == Size(size: 12))
+        #expect($size.error == nil)
+        size = Size(size: 13)
+        #expect(try store.read(forKey: "size") == ["$version": 2, "size": 13])
+        #expect(StoredProperty<Size?>("size", store: store, defaultValue: nil).value == Size(size: 13))
+    }
+
     @Test func aStoredDictionaryHoldsAnyPropertyListValues() throws {
         let store = InMemoryStore()
         let property = StoredProperty<[String: StoredValue]>("preferences", store: store, defaultValue: [:])

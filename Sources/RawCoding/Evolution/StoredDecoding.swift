@@ -16,7 +16,7 @@ public struct StoredDecoding<Value> {
     /// an earlier version or had keys filled in.
     public var isOutdated: Bool {
         guard filledKeyPaths.isEmpty else { return true }
-        guard let storedVersion, let versioned = Value.self as? any StoredVersioned.Type else { return false }
+        guard let storedVersion, let versioned = TypeTraits.of(Value.self).versioned else { return false }
         return storedVersion < versioned.storedVersion
     }
 }

@@ -15,7 +15,7 @@ enum StoredEvolution {
     ) throws(RawCodingError) -> StoredDecoding<Value> {
         var payload = tree
         var storedVersion: Int?
-        if TypeTraits.of(Value.self).isStoredVersioned, let versioned = Value.self as? any StoredVersioned.Type {
+        if let versioned = TypeTraits.of(Value.self).versioned, tree != .null {
             let opened = try VersionEnvelope.open(tree, as: Value.self)
             payload = opened.payload
             storedVersion = opened.version

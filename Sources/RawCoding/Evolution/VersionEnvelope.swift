@@ -36,10 +36,8 @@ enum VersionEnvelope {
     /// is ``StoredVersioned``: what every write of a codec stores, so that no call writes a
     /// versioned value that would read back as version 1 and be migrated again.
     static func recording<Value>(_ tree: StoredValue, for type: Value.Type) throws(RawCodingError) -> StoredValue {
-        guard TypeTraits.of(Value.self).isStoredVersioned, let versioned = Value.self as? any StoredVersioned.Type
-        else {
-            return tree
-        }
+        // An optional's `nil` is no value, and records no version.
+        guard let versioned = TypeTraits.of(Value.self).versioned, tree != .null else { return tree }
         let version = versioned.storedVersion
         guard version >= 1 else {
             throw StoredEvolution.configurationError(Value.self, "storedVersion is \(version); versions start at 1")
@@ -54,7 +52,7 @@ enum VersionEnvelope {
     /// version: a plain decode never migrates, and never reads an older payload as if it were
     /// current.
     static func plainPayload<Value>(_ tree: StoredValue, for type: Value.Type) throws(RawCodingError) -> StoredValue {
-        guard TypeTraits.of(Value.self).isStoredVersioned, let versioned = Value.self as? any StoredVersioned.Type,
+        guard let versioned = TypeTraits.of(Value.self).versioned,
             case .dictionary(let dictionary) = tree,
             dictionary[versionKey] != nil
         else { return tree }
@@ -77,7 +75,7 @@ enum VersionEnvelope {
     /// current version; otherwise `tree` as it is. A typed migration step uses it on the new
     /// type's encoding, whose result is a payload, not a stored value.
     static func removingCurrentVersion<Value>(_ tree: StoredValue, for type: Value.Type) -> StoredValue {
-        guard TypeTraits.of(Value.self).isStoredVersioned, let versioned = Value.self as? any StoredVersioned.Type,
+        guard let versioned = TypeTraits.of(Value.self).versioned,
             case .dictionary(let dictionary) = tree,
             let recorded = dictionary[versionKey], version(of: recorded) == versioned.storedVersion
         else { return tree }

@@ -6,8 +6,11 @@
 /// decode's fixed costs together. The answers never change for a type, so each thread keeps
 /// the last ones it found in a small table (no lock: the table is the thread's own).
 struct TypeTraits {
-    /// The type is ``StoredVersioned``.
-    let isStoredVersioned: Bool
+    /// The type is ``StoredVersioned``, or an optional of one.
+    var isStoredVersioned: Bool { versioned != nil }
+    /// The ``StoredVersioned`` type whose version a value of the type records: the type, or
+    /// the type an optional wraps (an optional's `nil` records none).
+    let versioned: (any StoredVersioned.Type)?
     /// The type is ``StoredDefault``.
     let isStoredDefault: Bool
     /// The type is ``CustomRawValueCodec``.
@@ -21,7 +24,6 @@ struct TypeTraits {
     let mayBeStringKeyedDictionary: Bool
 
     init(_ type: Any.Type) {
-        isStoredVersioned = type is any StoredVersioned.Type
         isStoredDefault = type is any StoredDefault.Type
         hasCustomRawValueCodec = type is any CustomRawValueCodec.Type
         isEvolutionLeaf = type is any EvolutionLeaf.Type
@@ -29,6 +31,7 @@ struct TypeTraits {
         var wrapped = type
         while let optional = wrapped as? any OptionalType.Type { wrapped = optional.wrappedType }
         mayBeStringKeyedDictionary = wrapped is any StringKeyedDictionary.Type
+        versioned = type as? any StoredVersioned.Type ?? wrapped as? any StoredVersioned.Type
     }
 
     /// The traits of `type`, from this thread's table.

@@ -120,6 +120,28 @@ struct MigrationTests {
         #expect(payload == copy)
     }
 
+    /// An optional of a versioned type migrates and records the version as the type does (it
+    /// did neither: the version was looked up on `Optional`), and its `nil` records none.
+    @Test(arguments: CodecCase.allCases)
+    func anOptionalOfAVersionedTypeMigratesAndRecordsItsVersion(_ codecCase: CodecCase) throws {
+        let codec = codecCase.codec
+        let old = try codec.writeTree(["size": "12"])
+        let migrated = try codec.decodeStored(Strict?.self, from: old)
+        #expect(migrated.value == Strict(size: 12))
+        #expect(migrated.storedVersion == 1)
+        #expect(migrated.isOutdated)
+
+        let written = try codec.encode(Strict(size: 12) as Strict?)
+        #expect(try codec.readTree(from: written)["$version"] == 2)
+        #expect(written == (try codec.encode(Strict(size: 12))))
+        let again = try codec.decodeStored(Strict?.self, from: written)
+        #expect(again.value == Strict(size: 12) && again.storedVersion == 2 && !again.isOutdated)
+        #expect(try codec.decode(Strict?.self, from: written) == Strict(size: 12))
+
+        #expect(try codec.encodeStoredTree(nil as Strict?) == .null)
+        #expect(try codec.decodeStored(Strict?.self, fromTree: .null).value == nil)
+    }
+
     @Test(arguments: CodecCase.allCases)
     func aThrowingStepIsAMigrationErrorWithItsCause(_ codecCase: CodecCase) throws {
         let codec = codecCase.codec
