@@ -59,6 +59,8 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// `\.value`, made once: a key path into a generic class is instantiated anew (about
     /// 14,000 instructions) each time the literal is evaluated, and every read names it.
     private let valueKeyPath: any KeyPath<StoredProperty, Value> & Sendable
+    /// `Value` is an `Optional`, whose `nil` removes the key.
+    private let valueIsOptional: Bool
 
     /// Creates a property over `key` in `store`.
     /// - Parameters:
@@ -72,6 +74,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         cachedValue = defaultValue
         self.codec = store.codec
         valueKeyPath = \StoredProperty.value
+        valueIsOptional = Value.self is any OptionalValue.Type
         let token = StoreChangeBroadcaster.$registeringPropertyCache.withValue(true) {
             store.observe { [weak self] change in
                 guard let self, change.affects(key) else { return }
@@ -141,7 +144,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
             do throws(RawCodingError) {
                 let base = WriteBackBase(unknownKeys: before.unknownKeys, settingAside: before.needsSetAside)
                 // Observers of this write run inside it: from here, reads give the new value.
-                let shown = (written.map(Self.isNone) ?? true) ? defaultValue : value
+                let shown = written == nil || (valueIsOptional && Self.isNone(value)) ? defaultValue : value
                 let changesBefore = flags.withLock { flags in
                     cachedValue = shown
                     flags.cached = true
@@ -310,7 +313,9 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         delivery.async { [weak self] in self?.deliverCurrent() }
     }
 
-    /// Whether `value` is an optional's `nil`, which removes the key.
+    /// Whether `value` is an optional's `nil`, which removes the key. Asked only when
+    /// ``valueIsOptional``: a cast that fails scans the runtime's conformances, about a
+    /// thousand instructions, on every write of every other type.
     private static func isNone(_ value: Value) -> Bool { (value as? any OptionalValue)?.isNone ?? false }
 
     /// Whether any stream from ``values()`` is open.

@@ -9,6 +9,7 @@ import Foundation
 /// whether the change came from its own instance, another one, or (`from: nil`) from outside.
 public final class StoreChangeBroadcaster: Sendable {
     private struct Registration {
+        var id: UInt64
         var instance: ObjectIdentifier
         var handler: @Sendable (StoreChange) -> Void
         /// A ``StoredProperty``'s: told before any other observer, so that every property is
@@ -20,7 +21,8 @@ public final class StoreChangeBroadcaster: Sendable {
     /// on to ``add(for:_:)``.
     @TaskLocal static var registeringPropertyCache = false
 
-    private let registrations = Locked<[UInt64: Registration]>([:])
+    /// In the order they were added: a send copies the array (no allocation while nobody adds).
+    private let registrations = Locked<[Registration]>([])
     private let nextID = Locked<UInt64>(0)
 
     /// Creates a broadcaster with no observers.
@@ -39,11 +41,11 @@ public final class StoreChangeBroadcaster: Sendable {
             return next
         }
         let registration = Registration(
-            instance: ObjectIdentifier(instance), handler: handler,
+            id: id, instance: ObjectIdentifier(instance), handler: handler,
             isPropertyCache: Self.registeringPropertyCache)
-        registrations.withLock { $0[id] = registration }
+        registrations.withLock { $0.append(registration) }
         return StoreObservation { [weak self] in
-            self?.registrations.withLock { _ = $0.removeValue(forKey: id) }
+            self?.registrations.withLock { $0.removeAll { $0.id == id } }
         }
     }
 
@@ -59,23 +61,22 @@ public final class StoreChangeBroadcaster: Sendable {
     ///   - instance: The store instance that made the change, or `nil` for a change from
     ///     outside the process.
     public func send(forKey key: String?, from instance: AnyObject?) {
-        // Properties first, then the other observers in the order they registered.
-        let current = registrations.withLock { registrations in
-            registrations.sorted {
-                ($0.value.isPropertyCache ? 0 : 1, $0.key) < ($1.value.isPropertyCache ? 0 : 1, $1.key)
-            }
-            .map(\.value)
-        }
+        let current = registrations.withLock { $0 }
         let writer = instance.map(ObjectIdentifier.init)
-        for registration in current {
-            let origin: StoreChange.Origin
-            switch writer {
-            case nil: origin = .external
-            case registration.instance?: origin = .thisInstance
-            default: origin = .otherInstance
+        func tell(properties: Bool) {
+            for registration in current where registration.isPropertyCache == properties {
+                let origin: StoreChange.Origin
+                switch writer {
+                case nil: origin = .external
+                case registration.instance?: origin = .thisInstance
+                default: origin = .otherInstance
+                }
+                registration.handler(StoreChange(key: key, origin: origin))
             }
-            registration.handler(StoreChange(key: key, origin: origin))
         }
+        // Properties first, then the other observers in the order they registered.
+        tell(properties: true)
+        tell(properties: false)
     }
 
     private static let registry = SharedInstances<StoreChangeBroadcaster>()
