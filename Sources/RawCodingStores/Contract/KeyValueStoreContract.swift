@@ -60,14 +60,14 @@ public struct KeyValueStoreContract: Sendable {
         /// wrote, whether the codec gives each its own keys (files) or not (trees).
         case sharesStorageWithAnotherCodec
         /// `nil` written to an optional (a string, a struct, an array, a dictionary, a
-        /// `StoredValue`) removes the key, by every path: ``KeyValueStore/set(_:forKey:)``,
-        /// ``KeyValueStore/update(_:forKey:defaultValue:_:)``, a ``StoredProperty`` (what
+        /// `StoredValue`) removes the key, by every path: `set(_:forKey:)`,
+        /// `update(_:forKey:defaultValue:_:)`, a ``StoredProperty`` (what
         /// ``Stored`` writes through) and the `async` calls; it reads back as `nil`, through the
         /// other instance too.
         case storesNilAsAbsent
         /// An observer of either instance that reads a ``StoredProperty`` of the key, on either
         /// instance, reads the new value: for the property's own write, for a write through the
-        /// other instance's property and for a typed ``KeyValueStore/set(_:forKey:)``, even when
+        /// other instance's property and for a typed `set(_:forKey:)`, even when
         /// the observer was added before the properties.
         case observersReadTheNewValue
 
