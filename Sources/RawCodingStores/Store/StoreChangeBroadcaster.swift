@@ -21,7 +21,7 @@ public final class StoreChangeBroadcaster: Sendable {
     /// on to ``add(for:_:)``.
     @TaskLocal static var registeringPropertyCache = false
 
-    /// In the order they were added: a send copies the array (no allocation while nobody adds).
+    /// In the order they were added.
     private let registrations = Locked<[Registration]>([])
     private let nextID = Locked<UInt64>(0)
 
@@ -61,7 +61,9 @@ public final class StoreChangeBroadcaster: Sendable {
     ///   - instance: The store instance that made the change, or `nil` for a change from
     ///     outside the process.
     public func send(forKey key: String?, from instance: AnyObject?) {
-        let current = registrations.withLock { $0 }
+        // A fresh array, not a copy sharing the buffer that `add` appends to in place once this
+        // copy is gone: ThreadSanitizer cannot see the reference count order the two.
+        let current = registrations.withLock { $0.map { $0 } }
         let writer = instance.map(ObjectIdentifier.init)
         func tell(properties: Bool) {
             for registration in current where registration.isPropertyCache == properties {
