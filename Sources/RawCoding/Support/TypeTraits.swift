@@ -78,11 +78,14 @@ final class TypeTraitsTable {
     }
 }
 
-/// `Optional`, whatever it wraps: for finding the type an optional's value is cast as.
-protocol OptionalType {
+/// `Optional`, whatever it wraps: for finding the type an optional's value is cast as, and
+/// telling its `nil` from a generic value (a store removes the key for it).
+package protocol OptionalType {
     static var wrappedType: Any.Type { get }
+    var isNone: Bool { get }
 }
 
 extension Optional: OptionalType {
-    static var wrappedType: Any.Type { Wrapped.self }
+    package static var wrappedType: Any.Type { Wrapped.self }
+    package var isNone: Bool { self == nil }
 }

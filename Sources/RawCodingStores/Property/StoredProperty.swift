@@ -74,7 +74,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
         cachedValue = defaultValue
         self.codec = store.codec
         valueKeyPath = \StoredProperty.value
-        valueIsOptional = Value.self is any OptionalValue.Type
+        valueIsOptional = Value.self is any OptionalType.Type
         let token = StoreChangeBroadcaster.$registeringPropertyCache.withValue(true) {
             store.observe { [weak self] change in
                 guard let self, change.affects(key) else { return }
@@ -316,7 +316,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// Whether `value` is an optional's `nil`, which removes the key. Asked only when
     /// ``valueIsOptional``: a cast that fails scans the runtime's conformances, about a
     /// thousand instructions, on every write of every other type.
-    private static func isNone(_ value: Value) -> Bool { (value as? any OptionalValue)?.isNone ?? false }
+    private static func isNone(_ value: Value) -> Bool { (value as? any OptionalType)?.isNone ?? false }
 
     /// Whether any stream from ``values()`` is open.
     private var hasStreams: Bool { !streams.isEmpty }
@@ -347,11 +347,4 @@ private struct StoredPropertyFlags {
     /// The property's cached value is the loaded one: unset until the first load, and
     /// while a load after a change runs.
     var cached = false
-}
-
-/// An `Optional` of any type, to tell its `nil` from a generic value.
-private protocol OptionalValue { var isNone: Bool { get } }
-
-extension Optional: OptionalValue {
-    var isNone: Bool { self == nil }
 }
