@@ -95,6 +95,9 @@ let package = Package(
                 .target(name: "RawCodingPostgres", condition: .when(platforms: [.linux, .macOS])),
             ],
             path: "Tests/Helpers/StoreProbe"),
+        // The snippets RawCodable replaces, with Foundation alone: writes and reads a suite on
+        // disk in their forms (the tests of reading what they wrote).
+        .executableTarget(name: "SnippetProbe", path: "Tests/Helpers/SnippetProbe"),
 
         // MARK: Tests (`Tests/`)
         .testTarget(
@@ -107,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "RawCodingStoresTests",
             dependencies: [
-                "RawCoding", "RawCodingStores", "RawCodingSQLite", "RawCodingPostgres", "StoreProbe",
+                "RawCoding", "RawCodingStores", "RawCodingSQLite", "RawCodingPostgres", "StoreProbe", "SnippetProbe",
                 "SettingsFormExample",
                 "DefaultsDictionaryExample", "CloudSettingExample",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),

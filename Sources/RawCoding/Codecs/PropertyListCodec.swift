@@ -23,6 +23,10 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
     public var format: Format
     /// Bounds on what this codec decodes, and so on what it encodes.
     public var limits: Limits
+    /// Writes a `URL` as Foundation's `PropertyListEncoder` does, through its own `Codable`
+    /// form (`{relative, base}`), for a reader that is Foundation's `PropertyListDecoder`; a
+    /// string otherwise. Both are read.
+    package var writesFoundationURLs = false
 
     /// Creates a property-list codec.
     /// - Parameters:
@@ -44,12 +48,15 @@ public struct PropertyListCodec<Format: PropertyListFormat>: Codec, Hashable {
         encoder.decimalEncoding = .deferredToDecimal
         encoder.floatsAsTheirText = !Format.layout.isBinary
         encoder.maximumDepth = limits.effectiveDepth
+        if writesFoundationURLs { encoder.urlEncoding = .deferredToURL }
         return encoder
     }
 
     /// The engine's options for a sink encode: those this thread made last for this layout,
     /// when they were made for the same depth (the only other thing they depend on).
     var sinkOptions: SinkOptions {
+        // Only the usual options are kept for the thread.
+        if writesFoundationURLs { return SinkOptions(encoder) }
         let state = RecursionGuard.state
         let isBinary = Format.layout.isBinary
         let depth = limits.effectiveDepth

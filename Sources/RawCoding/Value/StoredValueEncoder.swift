@@ -97,6 +97,17 @@ public struct StoredValueEncoder: Sendable {
 
     var decimalEncoding = DecimalEncoding.stored
 
+    /// How `URL` values are stored; chosen by the codecs.
+    package enum URLEncoding: Sendable {
+        /// As its absolute string: the default, and every codec's.
+        case string
+        /// Through `URL`'s own `Codable` form, a dictionary `{relative, base}`, as Foundation's
+        /// `PropertyListEncoder` stores it and its decoder alone reads it back.
+        case deferredToURL
+    }
+
+    package var urlEncoding = URLEncoding.string
+
     /// Whether a `Float` is stored as the `Double` its shortest text denotes (`3.14`, as text
     /// formats carry it) rather than its exact value (`3.140000104904175`, as a binary
     /// property list's real holds it, so that Foundation reads back `Float.greatestFiniteMagnitude`).

@@ -34,16 +34,18 @@ public struct Stored<Value: Codable & Sendable>: Sendable {
     ///   - wrappedValue: The default.
     ///   - key: The key.
     ///   - store: The store; values are encoded with its ``KeyValueStore/codec``.
-    public init(wrappedValue: Value, _ key: String, store: any KeyValueStore) {
-        projectedValue = StoredProperty(key, store: store, defaultValue: wrappedValue)
+    ///   - writing: The form writes take (``StoredForm``); the store's own tree by default.
+    public init(wrappedValue: Value, _ key: String, store: any KeyValueStore, writing: StoredWriting = .native) {
+        projectedValue = StoredProperty(key, store: store, defaultValue: wrappedValue, writing: writing)
     }
 
     /// A property over `key` in `store`, with the type's `StoredDefault.defaultValue`.
     /// - Parameters:
     ///   - key: The key.
     ///   - store: The store; values are encoded with its ``KeyValueStore/codec``.
-    public init(_ key: String, store: any KeyValueStore) where Value: StoredDefault {
-        projectedValue = StoredProperty(key, store: store, defaultValue: Value.defaultValue)
+    ///   - writing: The form writes take (``StoredForm``); the store's own tree by default.
+    public init(_ key: String, store: any KeyValueStore, writing: StoredWriting = .native) where Value: StoredDefault {
+        projectedValue = StoredProperty(key, store: store, defaultValue: Value.defaultValue, writing: writing)
     }
 
     /// The stored value (see ``StoredProperty/value``).

@@ -9,6 +9,8 @@ import RawCoding
 /// - Decodes with `Codec.decodeStored(_:fromTree:defaultValue:)`: missing keys
 ///   are filled from the default, `StoredVersioned` payloads are migrated, and
 ///   keys the model does not know are written back unchanged.
+/// - Reads every ``StoredForm``: a value the replaced snippets stored as JSON text or
+///   property-list data reads exactly, and writes take the form ``writing`` says.
 /// - Is `Observable`: `withObservationTracking`, SwiftUI and `@Observable` models see
 ///   ``value`` change when it is set here or when the store changes underneath (another
 ///   instance, another process for ``FileStore``, an external change).
@@ -27,11 +29,15 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// What ``value`` is when the store holds nothing (or something that does not decode),
     /// and what fills keys a stored payload lacks.
     public let defaultValue: Value
+    /// The form writes take (``StoredWriting/native`` unless the property was made with another).
+    public let writing: StoredWriting
 
     private struct Loaded {
         var value: Value
         var tree: StoredValue?
         var unknownKeys: StoredUnknownKeys
+        /// The form the payload decoded in; `nil` when there is none or it did not decode.
+        var form: StoredForm? = nil
         var error: RawCodingError?
         var needsSetAside: Bool
         /// The store could not be read (I/O): nothing is known of the payload, so a write
@@ -44,7 +50,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// notifies observers, so an observer may read any property, this one included.
     private let loaded = Locked<Loaded?>(nil)
     /// Serializes this property's writes, so the loaded state ends as the store does.
-    private let writing = Lock()
+    private let writeLock = Lock()
 
     private let flags = Locked(StoredPropertyFlags())
     /// The loaded value, for reads: set with the loaded state, and only touched under
@@ -67,10 +73,13 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     ///   - key: The key.
     ///   - store: The store; values are encoded with its ``KeyValueStore/codec``.
     ///   - defaultValue: The value when the store holds none, and the source of missing keys.
-    public init(_ key: String, store: any KeyValueStore, defaultValue: Value) {
+    ///   - writing: The form writes take: the store's own tree by default, which sets aside a
+    ///     payload found in another form before replacing it.
+    public init(_ key: String, store: any KeyValueStore, defaultValue: Value, writing: StoredWriting = .native) {
         self.key = key
         self.store = store
         self.defaultValue = defaultValue
+        self.writing = writing
         cachedValue = defaultValue
         self.codec = store.codec
         valueKeyPath = \StoredProperty.value
@@ -133,7 +142,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// store is as it was. Streams are told before the write lock is released, so they get
     /// the writes of several threads in the order they happened.
     private func commit(_ value: Value, writing written: Value?) throws(RawCodingError) {
-        try writing.withLock { () throws(RawCodingError) in
+        try writeLock.withLock { () throws(RawCodingError) in
             var before = current()
             if before.readFailed {
                 // Nothing is known of the payload (its unknown keys, whether it decodes): read
@@ -142,7 +151,8 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
                 if before.readFailed, let error = before.error { throw error }
             }
             do throws(RawCodingError) {
-                let base = WriteBackBase(unknownKeys: before.unknownKeys, settingAside: before.needsSetAside)
+                let base = WriteBackBase(
+                    unknownKeys: before.unknownKeys, settingAside: before.needsSetAside, form: before.form)
                 // Observers of this write run inside it: from here, reads give the new value.
                 let shown = written == nil || (valueIsOptional && Self.isNone(value)) ? defaultValue : value
                 let changesBefore = flags.withLock { flags in
@@ -152,14 +162,15 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
                 }
                 var tree: StoredValue?
                 try ownWrite { () throws(RawCodingError) in
-                    tree = try store.writeBack(written, forKey: key, codec: codec, base: base)
+                    tree = try store.writeBack(written, forKey: key, codec: codec, base: base, writing: writing)
                 }
+                let form = writing.form(over: base.form)
                 loaded.withLock {
                     keep(
                         Loaded(
                             // A removed key reads as the default, here as in every instance.
                             value: tree == nil ? defaultValue : value, tree: tree,
-                            unknownKeys: tree == nil ? .none : base.unknownKeys,
+                            unknownKeys: tree == nil ? .none : base.unknownKeys, form: tree == nil ? nil : form,
                             error: nil, needsSetAside: false), in: &$0)
                 }
                 // Another writer's change that came meanwhile may be newer than this write, and
@@ -273,9 +284,10 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
             return Loaded(value: defaultValue, tree: nil, unknownKeys: .none, error: nil, needsSetAside: false)
         }
         do {
-            let decoded = try codec.decodeStored(Value.self, fromTree: tree, defaultValue: defaultValue)
+            let found = try StoredForm.decode(Value.self, fromTree: tree, codec: codec, defaultValue: defaultValue)
             return Loaded(
-                value: decoded.value, tree: tree, unknownKeys: decoded.unknownKeys, error: nil, needsSetAside: false)
+                value: found.decoded.value, tree: tree, unknownKeys: found.decoded.unknownKeys, form: found.form,
+                error: nil, needsSetAside: false)
         } catch {
             return failed(error.at(key: key))
         }

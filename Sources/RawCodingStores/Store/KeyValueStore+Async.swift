@@ -92,13 +92,19 @@ extension KeyValueStore {
         }
     }
 
-    /// Stores `value` under `key`, as ``set(_:forKey:)``, without blocking the concurrency pool.
+    /// Stores `value` under `key`, as ``set(_:forKey:writing:)``, without blocking the
+    /// concurrency pool.
     /// - Parameters:
     ///   - value: The value.
     ///   - key: The key.
-    /// - Throws: `RawCodingError`, as ``set(_:forKey:)``, or of kind `.cancelled`.
-    public func set<Value: Codable & Sendable>(_ value: Value, forKey key: String) async throws(RawCodingError) {
-        try await perform(forKey: key) { () throws(RawCodingError) in try self.set(value, forKey: key) }
+    ///   - writing: The form to write in; ``StoredWriting/native`` by default.
+    /// - Throws: `RawCodingError`, as ``set(_:forKey:writing:)``, or of kind `.cancelled`.
+    public func set<Value: Codable & Sendable>(
+        _ value: Value, forKey key: String, writing: StoredWriting = .native
+    ) async throws(RawCodingError) {
+        try await perform(forKey: key) { () throws(RawCodingError) in
+            try self.set(value, forKey: key, writing: writing)
+        }
     }
 
     /// Reads, changes and writes the value under `key` as one step, as

@@ -41,7 +41,7 @@ extension KeyValueStore {
     ) throws(RawCodingError) -> Value? {
         guard let tree = try read(forKey: key) else { return nil }
         do {
-            return try codec.decodeStored(type, fromTree: tree, defaultValue: defaultValue).value
+            return try StoredForm.decode(type, fromTree: tree, codec: codec, defaultValue: defaultValue).decoded.value
         } catch {
             throw error.at(key: key)
         }
@@ -53,21 +53,31 @@ extension KeyValueStore {
     /// (``replace(_:forKey:settingAside:)``), so nothing is lost. `nil` for an optional
     /// `Value` (a value that encodes as `null`) removes the key.
     ///
+    /// The value is written in the form `writing` chooses (``StoredForm``): the store's own
+    /// tree by default, which sets aside a payload in another form first, as one that does not
+    /// decode.
+    ///
     /// A payload equal to the one this store's last write of a `Value` under `key` wrote (by
     /// `set` or ``Stored``) is not decoded again: it is taken to decode, with the unknown keys
     /// that write kept, as ``Stored`` takes its own writes. Any other payload is decoded.
     /// - Parameters:
     ///   - value: The value.
     ///   - key: The key.
+    ///   - writing: The form to write in; ``StoredWriting/native`` by default.
     /// - Throws: `RawCodingError` from encoding, reading (a storage failure) or writing;
     ///   nothing was written or set aside.
-    public func set<Value: Codable>(_ value: Value, forKey key: String) throws(RawCodingError) {
+    public func set<Value: Codable>(
+        _ value: Value, forKey key: String, writing: StoredWriting = .native
+    ) throws(RawCodingError) {
         let base = try writeBackBase(of: value, forKey: key, codec: codec)
-        try writeBack(value, forKey: key, codec: codec, base: base)
+        try writeBack(value, forKey: key, codec: codec, base: base, writing: writing)
     }
 
     /// Reads, changes and writes the value under `key` as one step (see
-    /// ``update(forKey:_:)``), keeping the payload's unknown keys.
+    /// ``update(forKey:_:)``), keeping the payload's unknown keys and its ``StoredForm``: a
+    /// value found as JSON text is written back as JSON text, so its other readers still read
+    /// it (``set(_:forKey:writing:)`` or ``Stored`` moves it to the native form, setting the
+    /// original aside).
     ///
     /// ```swift
     /// let launches = try store.update(Int.self, forKey: "launches", defaultValue: 0) { $0 += 1; return $0 }
@@ -90,20 +100,23 @@ extension KeyValueStore {
         return try update(forKey: key) { (tree: inout StoredValue?) throws(RawCodingError) -> Result in
             var value = defaultValue
             var unknownKeys = StoredUnknownKeys.none
+            var form = StoredForm.native
             if let stored = tree {
-                let decoded: StoredDecoding<Value>
+                let found: FormDecoding<Value>
                 do throws(RawCodingError) {
-                    decoded = try codec.decodeStored(Value.self, fromTree: stored, defaultValue: defaultValue)
+                    found = try StoredForm.decode(
+                        Value.self, fromTree: stored, codec: codec, defaultValue: defaultValue)
                 } catch {
                     throw error.at(key: key)
                 }
-                value = decoded.value
-                unknownKeys = decoded.unknownKeys
+                value = found.decoded.value
+                unknownKeys = found.decoded.unknownKeys
+                form = found.form
             }
             let result = try body(&value)
             let new: StoredValue
             do throws(RawCodingError) {
-                new = try codec.encodeStoredTree(value, keeping: unknownKeys)
+                new = try form.encode(value, keeping: unknownKeys, codec: codec)
             } catch {
                 throw error.at(key: key)
             }

@@ -6,8 +6,17 @@ import RawCoding
 struct WriteBackBase: Sendable {
     var unknownKeys: StoredUnknownKeys
     var settingAside: Bool
+    /// The form the payload decoded in; `nil` when the key holds nothing or the payload does
+    /// not decode.
+    var form: StoredForm?
 
-    static let empty = WriteBackBase(unknownKeys: .none, settingAside: false)
+    static let empty = WriteBackBase(unknownKeys: .none, settingAside: false, form: nil)
+
+    /// Whether the write sets the payload aside first: it does not decode, or it is in
+    /// another form than `written`.
+    func setsAside(writing written: StoredForm) -> Bool {
+        settingAside || (form.map { $0 != written } ?? false)
+    }
 }
 
 extension RawCodingError {
@@ -29,39 +38,45 @@ extension KeyValueStore {
         } catch  where error.isStorageFailure {
             throw error
         } catch {
-            return WriteBackBase(unknownKeys: .none, settingAside: true)
+            return WriteBackBase(unknownKeys: .none, settingAside: true, form: nil)
         }
         guard let tree else { return .empty }
         if let known = WriteBackMemo.base(of: tree, as: Value.self, forKey: key, in: self) { return known }
         do throws(RawCodingError) {
             // Only the unknown keys are wanted; the new value fills what the payload lacks.
-            let decoded = try codec.decodeStored(Value.self, fromTree: tree, defaultValue: value)
-            return WriteBackBase(unknownKeys: decoded.unknownKeys, settingAside: false)
+            let found = try StoredForm.decode(Value.self, fromTree: tree, codec: codec, defaultValue: value)
+            return WriteBackBase(unknownKeys: found.decoded.unknownKeys, settingAside: false, form: found.form)
         } catch {
-            return WriteBackBase(unknownKeys: .none, settingAside: true)
+            return WriteBackBase(unknownKeys: .none, settingAside: true, form: nil)
         }
     }
 
     /// The one write-back path of `set`, ``StoredProperty`` and its reset: encodes `value`
-    /// first (`nil` removes the key), keeping `base`'s unknown keys, then replaces the payload
-    /// in one step of the store, setting it aside first if `base` says so. An encoding failure
-    /// leaves the store exactly as it was.
+    /// first (`nil` removes the key) in the form `writing` chooses, keeping `base`'s unknown
+    /// keys, then replaces the payload in one step of the store, setting it aside first if it
+    /// does not decode or is in another form. An encoding failure leaves the store exactly as
+    /// it was.
     /// - Returns: The tree written, or `nil` if the key was removed.
     @discardableResult
     func writeBack<Value: Encodable>(
-        _ value: Value?, forKey key: String, codec: any Codec, base: WriteBackBase
+        _ value: Value?, forKey key: String, codec: any Codec, base: WriteBackBase, writing: StoredWriting
     ) throws(RawCodingError) -> StoredValue? {
         var tree: StoredValue?
+        let form = writing.form(over: base.form)
         if let value {
             do throws(RawCodingError) {
-                let encoded = try codec.encodeStoredTree(value, keeping: base.unknownKeys)
+                let encoded = try form.encode(value, keeping: base.unknownKeys, codec: codec)
                 tree = encoded.isNull ? nil : encoded
             } catch {
                 throw error.at(key: key)
             }
         }
-        _ = try replace(tree, forKey: key, settingAside: base.settingAside)
-        WriteBackMemo.remember(tree, as: Value.self, keeping: base.unknownKeys, forKey: key, in: self)
+        // A removal sets aside only what does not decode: a value in another form is gone by
+        // the caller's choice, as in the native form.
+        _ = try replace(
+            tree, forKey: key, settingAside: tree == nil ? base.settingAside : base.setsAside(writing: form))
+        WriteBackMemo.remember(
+            tree, as: Value.self, keeping: base.unknownKeys, form: form, forKey: key, in: self)
         return tree
     }
 }
@@ -85,6 +100,7 @@ enum WriteBackMemo {
         var key: String
         var tree: StoredValue
         var unknownKeys: StoredUnknownKeys
+        var form: StoredForm
 
         func isFor(_ store: ObjectIdentifier, _ type: ObjectIdentifier, _ key: String) -> Bool {
             self.store == store && self.type == type && self.key == key
@@ -110,14 +126,14 @@ enum WriteBackMemo {
         let type = ObjectIdentifier(type)
         let entry = entries.withLock { entries in entries.all.first { $0.isFor(store, type, key) } }
         guard let entry, entry.tree == tree else { return nil }
-        return WriteBackBase(unknownKeys: entry.unknownKeys, settingAside: false)
+        return WriteBackBase(unknownKeys: entry.unknownKeys, settingAside: false, form: entry.form)
     }
 
     /// Records what a write-back of a `Value` wrote under `key` in `store` (`nil`: it removed
     /// the key).
     static func remember<Value>(
-        _ tree: StoredValue?, as type: Value.Type, keeping unknownKeys: StoredUnknownKeys, forKey key: String,
-        in store: some KeyValueStore
+        _ tree: StoredValue?, as type: Value.Type, keeping unknownKeys: StoredUnknownKeys, form: StoredForm,
+        forKey key: String, in store: some KeyValueStore
     ) {
         let store = ObjectIdentifier(store)
         let type = ObjectIdentifier(type)
@@ -129,7 +145,7 @@ enum WriteBackMemo {
                 if let position { replaced = entries.all.remove(at: position) }
                 return
             }
-            let entry = Entry(store: store, type: type, key: key, tree: tree, unknownKeys: unknownKeys)
+            let entry = Entry(store: store, type: type, key: key, tree: tree, unknownKeys: unknownKeys, form: form)
             if let position {
                 replaced = entries.all[position]
                 entries.all[position] = entry

@@ -216,7 +216,9 @@ final class EncodingNode: Encoder, CodingPathNode {
         if Value.self == Float.self {
             return try context.float(unsafeBitCast(value, to: Float.self), in: self, step: step)
         }
-        if Value.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
+        if Value.self == URL.self, case .string = context.options.urlEncoding {
+            return .string(unsafeBitCast(value, to: URL.self).absoluteString)
+        }
         if Value.self == Decimal.self, let stored = boxDecimal(unsafeBitCast(value, to: Decimal.self)) { return stored }
         if Value.self == StoredValue.self { return try boxTree(unsafeBitCast(value, to: StoredValue.self), step: step) }
         if !context.usesDefaultKeys, let dictionary = value as? any StringKeyedDictionary {

@@ -379,7 +379,7 @@ final class SinkEncodingNode<Sink: EncodingSink>: Encoder, CodingPathNode {
             context.sink.writeInt(Int64(unsafeBitCast(value, to: UInt8.self)))
         } else if Value.self == Float.self {
             try write(unsafeBitCast(value, to: Float.self))
-        } else if Value.self == URL.self {
+        } else if Value.self == URL.self, case .string = context.options.urlEncoding {
             context.sink.writeString(unsafeBitCast(value, to: URL.self).absoluteString)
         } else if Value.self == Decimal.self, case .stored = context.options.decimalEncoding {
             guard context.sink.writeDecimal(unsafeBitCast(value, to: Decimal.self)) else { throw context.abandon() }
