@@ -128,6 +128,9 @@ let package = Package(
         // difference. Reads swift-foundation's resource files from ../shared/peer-suites where
         // present.
         .testTarget(name: "FoundationCoderPortTests", dependencies: ["RawCoding"]),
+        // sindresorhus/Defaults' own tests, ported case by case onto UserDefaultsStore, StoredKey,
+        // @Stored and the change streams: each passes as with Defaults or asserts a kept difference.
+        .testTarget(name: "DefaultsPortTests", dependencies: ["RawCoding", "RawCodingStores"]),
     ]
 )
 

@@ -29,8 +29,18 @@
         ///   - wrappedValue: The default.
         ///   - key: The key.
         ///   - store: The store.
-        public init(wrappedValue: Value, _ key: String, store: any KeyValueStore) {
-            _property = State(initialValue: StoredProperty(key, store: store, defaultValue: wrappedValue))
+        ///   - writing: The form writes take (`StoredForm`); the store's own tree by default.
+        public init(
+            wrappedValue: Value, _ key: String, store: any KeyValueStore, writing: StoredWriting = .native
+        ) {
+            _property = State(
+                initialValue: StoredProperty(key, store: store, defaultValue: wrappedValue, writing: writing))
+        }
+
+        /// The property of `key` (`StoredKey.property`), shared with every other use of the key.
+        /// - Parameter key: The key.
+        public init(_ key: StoredKey<Value>) {
+            _property = State(initialValue: key.property)
         }
 
         /// The stored value.

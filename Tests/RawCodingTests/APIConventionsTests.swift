@@ -83,9 +83,10 @@ struct APIConventionsTests {
             let inits = Self.declarations.filter { $0.owner == owner && $0.member == "init" }
             #expect(!inits.isEmpty)
             for initializer in inits {
+                let declaration = initializer.declaration.replacingOccurrences(of: "convenience ", with: "")
                 #expect(
-                    initializer.declaration.hasPrefix("init(_ key: String")
-                        || initializer.declaration.hasPrefix("init(wrappedValue: Value, _ key: String"),
+                    declaration.hasPrefix("init(_ key: String") || declaration.hasPrefix("init(_ key: StoredKey<Value>")
+                        || declaration.hasPrefix("init(wrappedValue: Value, _ key: String"),
                     "\(initializer)")
             }
         }

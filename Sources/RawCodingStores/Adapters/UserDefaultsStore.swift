@@ -12,8 +12,10 @@ import RawCoding
 ///
 /// Keys are stored in their composed Unicode form (NFC), so keys Swift finds equal are one
 /// key. Instances on the same suite in one process share their observers: a write through one is
-/// seen by the others at once. Writes made through `UserDefaults` directly, by-passing the
-/// store, are not reported.
+/// seen by the others at once. On Apple systems, writes made to the suite outside the stores
+/// (`UserDefaults.set`, `@AppStorage`, an app extension) are reported too, for the keys a store
+/// has read, by key-value observing as `@AppStorage` does; on Linux Foundation posts nothing for
+/// them, and they are not reported.
 ///
 /// Outside Apple systems, where `UserDefaults` files hold dates to the whole second, a date
 /// with a fraction is kept as a one-entry dictionary `{"RawCoding.date": seconds since 2001}`
@@ -42,16 +44,23 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     public static let setAsideKey = "RawCoding.setAside"
 
     private let shared: Shared
+    /// Names the storage: the suite, the standard defaults, or the caller's defaults object.
+    let storageName: String
 
     /// What the instances on one suite share in a process.
     private final class Shared: Sendable {
         let broadcaster = StoreChangeBroadcaster()
         let lock = Lock()
+        let keyObserver: DefaultsKeyObserver
+
+        init(defaults: UserDefaults) {
+            keyObserver = DefaultsKeyObserver(defaults: defaults, broadcaster: broadcaster)
+        }
 
         private static let registry = SharedInstances<Shared>()
 
-        static func shared(for name: String) -> Shared {
-            registry.object(for: name) { Shared() }
+        static func shared(for name: String, defaults: UserDefaults) -> Shared {
+            registry.object(for: name) { Shared(defaults: defaults) }
         }
     }
 
@@ -70,7 +79,8 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         self.suiteName = suiteName
         domain = suiteName ?? Self.standardDomain
         self.codec = codec
-        shared = Shared.shared(for: suiteName ?? "\u{0}standard")
+        storageName = suiteName ?? "\u{0}standard"
+        shared = Shared.shared(for: storageName, defaults: defaults)
     }
 
     /// A store on a `UserDefaults` object of the caller's; it shares observers with the
@@ -83,8 +93,36 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         suiteName = nil
         domain = defaults === UserDefaults.standard ? Self.standardDomain : nil
         self.codec = codec
-        shared = Shared.shared(
-            for: defaults === UserDefaults.standard ? "\u{0}standard" : "\u{0}\(ObjectIdentifier(defaults))")
+        storageName =
+            defaults === UserDefaults.standard ? "\u{0}standard" : "\u{0}\(ObjectIdentifier(defaults))"
+        shared = Shared.shared(for: storageName, defaults: defaults)
+    }
+
+    /// Registers `value` as the default of `key` with `UserDefaults` (`register(defaults:)`),
+    /// in the native form: plain `UserDefaults` reads, Settings bundles and code that does not
+    /// use this library see it while the key holds nothing. Registered defaults live in the
+    /// process's memory, not in the suite's file: register them at each launch. On Linux,
+    /// Foundation keeps one registration domain for the whole process, so every suite sees a
+    /// default registered through any of them.
+    ///
+    /// ```swift
+    /// try store.registerDefault(true, forKey: "showsPreview")
+    /// UserDefaults.standard.bool(forKey: "showsPreview")   // true
+    /// ```
+    /// - Parameters:
+    ///   - value: The default; `nil` for an optional registers nothing.
+    ///   - key: The key.
+    /// - Throws: `RawCodingError` if the value cannot be kept as property-list objects.
+    public func registerDefault<Value: Encodable>(_ value: Value, forKey key: String) throws(RawCodingError) {
+        try checkKey(key)
+        let tree: StoredValue
+        do throws(RawCodingError) {
+            tree = try codec.encodeStoredTree(value)
+        } catch {
+            throw error.at(key: key)
+        }
+        guard !tree.isNull else { return }
+        defaults.register(defaults: [normalized(key): try Self.object(from: tree, key: key)])
     }
 
     /// `UserDefaults` compares keys code unit by code unit, Swift by canonical equivalence; the
@@ -92,7 +130,9 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     private func normalized(_ key: String) -> String { StoreKey.composed(key) }
 
     public func read(forKey key: String) throws(RawCodingError) -> StoredValue? {
-        guard let object = defaults.object(forKey: normalized(key)) else { return nil }
+        let key = normalized(key)
+        shared.keyObserver.watch(key)
+        guard let object = defaults.object(forKey: key) else { return nil }
         return try Self.tree(from: object, key: key)
     }
 
@@ -100,11 +140,17 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         // Not `update`: reading the old value back through the bridge would cost as much as the write.
         try checkKey(key)
         let object = try Self.object(from: value, key: key)
-        try shared.lock.withLock { () throws(RawCodingError) in
+        try changing { () throws(RawCodingError) in
             defaults.set(object, forKey: normalized(key))
             try persist(key)
         }
         shared.broadcaster.send(forKey: key, from: self)
+    }
+
+    /// Runs a change of the suite under the lock the instances share, as a change the stores
+    /// make (which their own notice reports, not the observation of other writers).
+    private func changing<Result>(_ body: () throws(RawCodingError) -> Result) throws(RawCodingError) -> Result {
+        try shared.lock.withLock { () throws(RawCodingError) in try shared.keyObserver.storesOwnChange(body) }
     }
 
     private func checkKey(_ key: String) throws(RawCodingError) {
@@ -119,7 +165,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         forKey key: String, _ body: (inout StoredValue?) throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
         try checkKey(key)
-        let (result, changed) = try shared.lock.withLock { () throws(RawCodingError) in
+        let (result, changed) = try changing { () throws(RawCodingError) in
             let old = try read(forKey: key)
             var value = old
             let result = try body(&value)
@@ -175,7 +221,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     // MARK: Set-aside payloads, as an array of dictionaries under `setAsideKey`
 
     public func setAside(forKey key: String) throws(RawCodingError) -> SetAsidePayload? {
-        let payload = try shared.lock.withLock { () throws(RawCodingError) -> SetAsidePayload? in
+        let payload = try changing { () throws(RawCodingError) -> SetAsidePayload? in
             guard let payload = try setAsideLocked(key) else { return nil }
             try persist(key)
             return payload
@@ -203,7 +249,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         try checkKey(key)
         // Bridged before anything moves: a value that cannot be stored leaves the old payload.
         let object = try value.map { value throws(RawCodingError) in try Self.object(from: value, key: key) }
-        let payload = try shared.lock.withLock { () throws(RawCodingError) -> SetAsidePayload? in
+        let payload = try changing { () throws(RawCodingError) -> SetAsidePayload? in
             let payload = settingAside ? try setAsideLocked(key) : nil
             if let object {
                 defaults.set(object, forKey: normalized(key))
@@ -230,7 +276,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     }
 
     public func setAsidePayloads() throws(RawCodingError) -> [SetAsidePayload] {
-        try shared.lock.withLock { () throws(RawCodingError) in
+        try changing { () throws(RawCodingError) in
             try setAsideList().map { (entry: StoredValue) throws(RawCodingError) -> SetAsidePayload in
                 guard let id = entry["id"]?.stringValue, let key = entry["key"]?.stringValue,
                     let date = entry["date"]?.dateValue, let payload = entry["payload"]
@@ -245,7 +291,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     }
 
     public func discardSetAside(_ id: String) throws(RawCodingError) {
-        try shared.lock.withLock { () throws(RawCodingError) in
+        try changing { () throws(RawCodingError) in
             let list = try setAsideList().filter { $0["id"]?.stringValue != id }
             if list.isEmpty {
                 defaults.removeObject(forKey: Self.setAsideKey)

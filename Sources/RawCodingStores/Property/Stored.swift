@@ -48,6 +48,12 @@ public struct Stored<Value: Codable & Sendable>: Sendable {
         projectedValue = StoredProperty(key, store: store, defaultValue: Value.defaultValue, writing: writing)
     }
 
+    /// The property of `key` (``StoredKey/property``), shared with every other use of the key.
+    /// - Parameter key: The key.
+    public init(_ key: StoredKey<Value>) {
+        projectedValue = key.property
+    }
+
     /// The stored value (see ``StoredProperty/value``).
     public var wrappedValue: Value {
         get { projectedValue.value }

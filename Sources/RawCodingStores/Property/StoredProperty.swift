@@ -27,8 +27,11 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// The store's codec, which values are encoded with.
     private let codec: any Codec
     /// What ``value`` is when the store holds nothing (or something that does not decode),
-    /// and what fills keys a stored payload lacks.
-    public let defaultValue: Value
+    /// and what fills keys a stored payload lacks; for a property made with a closure, the
+    /// closure's value now.
+    public var defaultValue: Value { makeDefault() }
+    /// Makes the default each time one is needed: a value made once, or the caller's closure.
+    private let makeDefault: @Sendable () -> Value
     /// The form writes take (``StoredWriting/native`` unless the property was made with another).
     public let writing: StoredWriting
 
@@ -49,14 +52,19 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// never take it (they only touch `flags`), and writes do not hold it while the store
     /// notifies observers, so an observer may read any property, this one included.
     private let loaded = Locked<Loaded?>(nil)
-    /// Serializes this property's writes, so the loaded state ends as the store does.
-    private let writeLock = Lock()
+    /// Serializes this property's writes, so the loaded state ends as the store does. An
+    /// observer of a write may write this property again from inside it, on the same thread.
+    private let writeLock = RecursiveLock()
+    /// This property's writes so far, counted under `writeLock`: a write that finds the count
+    /// moved on after the store's step made a write inside it (an observer's), which is newer.
+    nonisolated(unsafe) private var writes: UInt64 = 0
 
     private let flags = Locked(StoredPropertyFlags())
     /// The loaded value, for reads: set with the loaded state, and only touched under
     /// `flags`' lock, which says whether it is current (``StoredPropertyFlags/cached``). A read
     /// that finds it current takes that lock alone, with no generic type to look up (an
-    /// optional or the loaded state would cost about 330 instructions each a read).
+    /// optional or the loaded state would cost about 330 instructions each a read; memory of
+    /// its own, filled at the first load, cost about 380 more).
     nonisolated(unsafe) private var cachedValue: Value
     private let streams = ValueStreams<Value>()
     private let registrar = ObservationRegistrar()
@@ -75,12 +83,38 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     ///   - defaultValue: The value when the store holds none, and the source of missing keys.
     ///   - writing: The form writes take: the store's own tree by default, which sets aside a
     ///     payload found in another form before replacing it.
-    public init(_ key: String, store: any KeyValueStore, defaultValue: Value, writing: StoredWriting = .native) {
+    public convenience init(
+        _ key: String, store: any KeyValueStore, defaultValue: Value, writing: StoredWriting = .native
+    ) {
+        self.init(key, store: store, writing: writing, makeDefault: { defaultValue })
+    }
+
+    /// Creates a property over `key` in `store` whose default `makeDefault` makes each time
+    /// one is needed (when the key holds nothing, to fill keys a payload lacks, after a reset)
+    /// and once as the property is made: `StoredProperty("lastOpened", store: store) { Date() }`.
+    /// (A ``StoredKey`` makes its property at its first use, so a key's closure runs only
+    /// when a value is needed.)
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - store: The store; values are encoded with its ``KeyValueStore/codec``.
+    ///   - writing: The form writes take (``StoredWriting``).
+    ///   - makeDefault: Makes the default.
+    public convenience init(
+        _ key: String, store: any KeyValueStore, writing: StoredWriting = .native,
+        defaultValue makeDefault: @escaping @Sendable () -> Value
+    ) {
+        self.init(key, store: store, writing: writing, makeDefault: makeDefault)
+    }
+
+    private init(
+        _ key: String, store: any KeyValueStore, writing: StoredWriting, makeDefault: @escaping @Sendable () -> Value
+    ) {
         self.key = key
         self.store = store
-        self.defaultValue = defaultValue
+        self.makeDefault = makeDefault
         self.writing = writing
-        cachedValue = defaultValue
+        // Read only once a load or write has replaced it (`flags.cached`).
+        cachedValue = makeDefault()
         self.codec = store.codec
         valueKeyPath = \StoredProperty.value
         valueIsOptional = Value.self is any OptionalType.Type
@@ -133,7 +167,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// not decode is moved aside first, not deleted).
     /// - Throws: `RawCodingError` from the store.
     public func reset() throws(RawCodingError) {
-        try commit(defaultValue, writing: nil)
+        try commit(makeDefault(), writing: nil)
     }
 
     /// This property's own write: `written` encoded first (`nil` removes the key), then one
@@ -143,6 +177,8 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     /// the writes of several threads in the order they happened.
     private func commit(_ value: Value, writing written: Value?) throws(RawCodingError) {
         try writeLock.withLock { () throws(RawCodingError) in
+            writes &+= 1
+            let write = writes
             var before = current()
             if before.readFailed {
                 // Nothing is known of the payload (its unknown keys, whether it decodes): read
@@ -154,9 +190,10 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
                 let base = WriteBackBase(
                     unknownKeys: before.unknownKeys, settingAside: before.needsSetAside, form: before.form)
                 // Observers of this write run inside it: from here, reads give the new value.
-                let shown = written == nil || (valueIsOptional && Self.isNone(value)) ? defaultValue : value
+                let removes = written == nil || (valueIsOptional && Self.isNone(value))
+                let shown = removes ? makeDefault() : value
                 let changesBefore = flags.withLock { flags in
-                    cachedValue = shown
+                    cache(shown, in: &flags)
                     flags.cached = true
                     return flags.changes
                 }
@@ -164,12 +201,14 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
                 try ownWrite { () throws(RawCodingError) in
                     tree = try store.writeBack(written, forKey: key, codec: codec, base: base, writing: writing)
                 }
+                // An observer wrote this property again inside the write: its state is the newer.
+                guard writes == write else { return }
                 let form = writing.form(over: base.form)
                 loaded.withLock {
                     keep(
                         Loaded(
                             // A removed key reads as the default, here as in every instance.
-                            value: tree == nil ? defaultValue : value, tree: tree,
+                            value: tree == nil ? shown : value, tree: tree,
                             unknownKeys: tree == nil ? .none : base.unknownKeys, form: tree == nil ? nil : form,
                             error: nil, needsSetAside: false), in: &$0)
                 }
@@ -241,9 +280,14 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     private func keep(_ state: Loaded, in loaded: inout Loaded?) {
         loaded = state
         flags.withLock { flags in
-            cachedValue = state.value
+            cache(state.value, in: &flags)
             flags.cached = true
         }
+    }
+
+    /// Puts `value` where reads find it; the caller holds `flags`' lock.
+    private func cache(_ value: Value, in flags: inout StoredPropertyFlags) {
+        cachedValue = value
     }
 
     /// The loaded state, reading the store if nothing is loaded or the store changed.
@@ -268,6 +312,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
 
     /// Reads and decodes the key; on failure the default, with the error reported.
     private func load() -> Loaded {
+        let defaultValue = makeDefault()
         let tree: StoredValue?
         do {
             tree = try store.read(forKey: key)

@@ -92,13 +92,13 @@ extension KeyValueStore {
         }
     }
 
-    /// Stores `value` under `key`, as ``set(_:forKey:writing:)``, without blocking the
+    /// Stores `value` under `key`, as `set(_:forKey:writing:)`, without blocking the
     /// concurrency pool.
     /// - Parameters:
     ///   - value: The value.
     ///   - key: The key.
     ///   - writing: The form to write in; ``StoredWriting/native`` by default.
-    /// - Throws: `RawCodingError`, as ``set(_:forKey:writing:)``, or of kind `.cancelled`.
+    /// - Throws: `RawCodingError`, as `set(_:forKey:writing:)`, or of kind `.cancelled`.
     public func set<Value: Codable & Sendable>(
         _ value: Value, forKey key: String, writing: StoredWriting = .native
     ) async throws(RawCodingError) {

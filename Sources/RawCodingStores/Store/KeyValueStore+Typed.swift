@@ -76,7 +76,7 @@ extension KeyValueStore {
     /// Reads, changes and writes the value under `key` as one step (see
     /// ``update(forKey:_:)``), keeping the payload's unknown keys and its ``StoredForm``: a
     /// value found as JSON text is written back as JSON text, so its other readers still read
-    /// it (``set(_:forKey:writing:)`` or ``Stored`` moves it to the native form, setting the
+    /// it (`set(_:forKey:writing:)` or ``Stored`` moves it to the native form, setting the
     /// original aside).
     ///
     /// ```swift

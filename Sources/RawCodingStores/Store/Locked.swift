@@ -30,3 +30,15 @@ final class Lock: @unchecked Sendable {
         return try body()
     }
 }
+
+/// A lock the thread holding it may take again: a ``StoredProperty``'s writes, which an observer
+/// of one of them may make from inside it.
+final class RecursiveLock: @unchecked Sendable {
+    private let lock = NSRecursiveLock()
+
+    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}

@@ -10,6 +10,8 @@ import Foundation
 public final class StoreChangeBroadcaster: Sendable {
     private struct Registration {
         var id: UInt64
+        /// Identifies the registration among every broadcaster's.
+        var token: Token
         var instance: ObjectIdentifier
         var handler: @Sendable (StoreChange) -> Void
         /// A ``StoredProperty``'s: told before any other observer, so that every property is
@@ -20,6 +22,10 @@ public final class StoreChangeBroadcaster: Sendable {
     /// Set while a ``StoredProperty`` registers its handler with its store, which passes it
     /// on to ``add(for:_:)``.
     @TaskLocal static var registeringPropertyCache = false
+
+    /// The observers (of any broadcaster, by the identity of their registration) whose handler
+    /// is running in this task or thread: a write one makes is not reported back to it.
+    @TaskLocal private static var runningHandlers: [ObjectIdentifier] = []
 
     /// In the order they were added.
     private let registrations = Locked<[Registration]>([])
@@ -41,11 +47,17 @@ public final class StoreChangeBroadcaster: Sendable {
             return next
         }
         let registration = Registration(
-            id: id, instance: ObjectIdentifier(instance), handler: handler,
+            id: id, token: Token(), instance: ObjectIdentifier(instance), handler: handler,
             isPropertyCache: Self.registeringPropertyCache)
         registrations.withLock { $0.append(registration) }
         return StoreObservation { [weak self] in
-            self?.registrations.withLock { $0.removeAll { $0.id == id } }
+            // Released after the lock: the handler may hold the last reference to something
+            // (a property, a key) whose deinit ends an observation of its own here.
+            let removed = self?.registrations.withLock { registrations -> Registration? in
+                guard let index = registrations.firstIndex(where: { $0.id == id }) else { return nil }
+                return registrations.remove(at: index)
+            }
+            _ = removed
         }
     }
 
@@ -55,7 +67,9 @@ public final class StoreChangeBroadcaster: Sendable {
 
     /// Tells every observer that `key` changed: the handlers of ``StoredProperty`` instances
     /// first, so that an observer reading a property reads the new value, then the others in
-    /// the order they were added.
+    /// the order they were added. A change made by a handler while it runs is not reported to
+    /// that handler (it is to every other observer), so an observer may write, even the key
+    /// it observes, without being called again by its own write.
     /// - Parameters:
     ///   - key: The key, or `nil` for any key.
     ///   - instance: The store instance that made the change, or `nil` for a change from
@@ -73,13 +87,25 @@ public final class StoreChangeBroadcaster: Sendable {
                 case registration.instance?: origin = .thisInstance
                 default: origin = .otherInstance
                 }
-                registration.handler(StoreChange(key: key, origin: origin))
+                let change = StoreChange(key: key, origin: origin)
+                if properties {
+                    // A property's handler never writes.
+                    registration.handler(change)
+                } else {
+                    let running = Self.runningHandlers
+                    let token = ObjectIdentifier(registration.token)
+                    guard !running.contains(token) else { continue }
+                    Self.$runningHandlers.withValue(running + [token]) { registration.handler(change) }
+                }
             }
         }
         // Properties first, then the other observers in the order they registered.
         tell(properties: true)
         tell(properties: false)
     }
+
+    /// An object whose identity names one registration.
+    private final class Token: Sendable {}
 
     private static let registry = SharedInstances<StoreChangeBroadcaster>()
 
