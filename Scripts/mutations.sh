@@ -110,8 +110,8 @@ tests: WriteBackTests
 name: set's own last write remembered without its unknown keys
 file: Sources/RawCodingStores/Store/KeyValueStore+WriteBack.swift
 after: func writeBack<Value: Encodable>(
-line: WriteBackMemo.remember(tree, as: Value.self, keeping: base.unknownKeys, forKey: key, in: self)
-becomes: WriteBackMemo.remember(tree, as: Value.self, keeping: .none, forKey: key, in: self)
+line: tree, as: Value.self, keeping: base.unknownKeys, form: form, forKey: key, in: self)
+becomes: tree, as: Value.self, keeping: .none, form: form, forKey: key, in: self)
 tests: WriteBackTests
 
 name: remembered key orders used for other keys
@@ -739,8 +739,8 @@ tests: AdapterTests
 name: @Stored writes over an undecodable payload without setting it aside
 file: Sources/RawCodingStores/Property/StoredProperty.swift
 after: private func commit(
-line: let base = WriteBackBase(unknownKeys: before.unknownKeys, settingAside: before.needsSetAside)
-becomes: let base = WriteBackBase(unknownKeys: before.unknownKeys, settingAside: false)
+line: unknownKeys: before.unknownKeys, settingAside: before.needsSetAside, form: before.form)
+becomes: unknownKeys: before.unknownKeys, settingAside: false, form: before.form)
 tests: DecodeFailureTests|StoreContractTests
 
 name: an undecodable payload is not marked for setting aside
@@ -760,7 +760,7 @@ tests: StoreContractTests|AdapterTests
 name: a property's own write shows observers the old value
 file: Sources/RawCodingStores/Property/StoredProperty.swift
 after: let changesBefore = flags.withLock { flags in
-line: cachedValue = shown
+line: cache(shown, in: &flags)
 becomes: _ = shown
 tests: adapterMeetsTheContract
 
@@ -787,14 +787,14 @@ tests: adapterMeetsTheContract|nilRemovesTheKeyAndReadsAsTheDefault
 
 name: set and @Stored store an optional's nil as null instead of removing the key
 file: Sources/RawCodingStores/Store/KeyValueStore+WriteBack.swift
-after: let encoded = try codec.encodeStoredTree(value, keeping: base.unknownKeys)
+after: let encoded = try form.encode(value, keeping: base.unknownKeys, codec: codec)
 line: tree = encoded.isNull ? nil : encoded
 becomes: tree = encoded
 tests: adapterMeetsTheContract|nilRemovesTheKeyAndReadsAsTheDefault
 
 name: update stores an optional's nil as null instead of removing the key
 file: Sources/RawCodingStores/Store/KeyValueStore+Typed.swift
-after: new = try codec.encodeStoredTree(value, keeping: unknownKeys)
+after: new = try form.encode(value, keeping: unknownKeys, codec: codec)
 line: tree = new.isNull ? nil : new
 becomes: tree = new
 tests: adapterMeetsTheContract
@@ -802,15 +802,15 @@ tests: adapterMeetsTheContract
 name: a @Stored write holds its read lock while the store notifies observers
 file: Sources/RawCodingStores/Property/StoredProperty.swift
 after: try ownWrite { () throws(RawCodingError) in
-line: tree = try store.writeBack(written, forKey: key, codec: codec, base: base)
-becomes: tree = try flags.withLock { _ throws(RawCodingError) in try store.writeBack(written, forKey: key, codec: codec, base: base) }
+line: tree = try store.writeBack(written, forKey: key, codec: codec, base: base, writing: writing)
+becomes: tree = try flags.withLock { _ throws(RawCodingError) in try store.writeBack(written, forKey: key, codec: codec, base: base, writing: writing) }
 tests: anObserverMayReadAndWritePropertiesWhileTheStoreNotifies
 
 name: @Stored drops unknown keys on write-back
 file: Sources/RawCodingStores/Property/StoredProperty.swift
 after: private func commit(
-line: let base = WriteBackBase(unknownKeys: before.unknownKeys, settingAside: before.needsSetAside)
-becomes: let base = WriteBackBase(unknownKeys: .none, settingAside: before.needsSetAside)
+line: unknownKeys: before.unknownKeys, settingAside: before.needsSetAside, form: before.form)
+becomes: unknownKeys: .none, settingAside: before.needsSetAside, form: before.form)
 tests: ExampleTests
 
 name: the iCloud key length is not checked
@@ -1155,6 +1155,75 @@ after: static func append(_ decimal: Decimal, to bytes: inout some ByteOutput)
 line: if fields.negative {
 becomes: if fields.negative && Bool(false) {
 tests: DecimalTextTests
+name: a payload that does not decode natively is not tried in the snippets' forms
+file: Sources/RawCodingStores/Store/StoredForm.swift
+after: nativeError = error
+line: switch tree {
+becomes: switch Optional<StoredValue>.none ?? .null {
+tests: SnippetFormTests
+
+name: JSON text per element is not parsed in nested arrays and dictionaries
+file: Sources/RawCodingStores/Store/StoredForm.swift
+after: case .array(let elements):
+line: guard let element = parse(element) else { return nil }
+becomes: guard case .string = element, let element = parse(element) else { return nil }
+tests: DefaultsPortTests
+
+name: writing in the native form sets no payload of another form aside
+file: Sources/RawCodingStores/Store/KeyValueStore+WriteBack.swift
+after: func setsAside(writing written: StoredForm) -> Bool {
+line: settingAside || (form.map { $0 != written } ?? false)
+becomes: settingAside
+tests: SnippetFormTests
+
+name: the form found is not kept by formFound
+file: Sources/RawCodingStores/Store/StoredForm.swift
+after: func form(over found: StoredForm?) -> StoredForm {
+line: case .formFound: found ?? .native
+becomes: case .formFound: .native
+tests: SnippetFormTests
+
+name: a property-list form writes a URL as a string, which PropertyListDecoder cannot read
+file: Sources/RawCodingStores/Store/StoredForm.swift
+after: var codec = PropertyListCodec(format: format)
+line: codec.writesFoundationURLs = true
+becomes: codec.writesFoundationURLs = false
+tests: SnippetFormTests
+
+name: an observer's own write is reported back to it
+file: Sources/RawCodingStores/Store/StoreChangeBroadcaster.swift
+after: let token = ObjectIdentifier(registration.token)
+line: guard !running.contains(token) else { continue }
+becomes: _ = running
+tests: StoredKeyTests|DefaultsPortTests
+
+name: a property write made inside its own write is overwritten by the outer one
+file: Sources/RawCodingStores/Property/StoredProperty.swift
+after: // An observer wrote this property again inside the write
+line: guard writes == write else { return }
+becomes: _ = write
+tests: StoredKeyTests
+
+name: an observation's handler is released inside the broadcaster's lock
+file: Sources/RawCodingStores/Store/StoreChangeBroadcaster.swift
+after: let removed = self?.registrations.withLock { registrations -> Registration? in
+line: return registrations.remove(at: index)
+becomes: registrations.remove(at: index); return nil
+tests: StoredKeyTests
+
+name: a key's closure default is made once, not again on reset
+file: Sources/RawCodingStores/Property/StoredProperty.swift
+after: public func reset() throws(RawCodingError) {
+line: try commit(makeDefault(), writing: nil)
+becomes: try commit(cachedValue, writing: nil)
+tests: StoredKeyTests|DefaultsPortTests
+
+name: keys on two instances of one suite differ
+file: Sources/RawCodingStores/Property/StoredKey.swift
+after: if let defaults = store as? UserDefaultsStore {
+line: identity = defaults.storageName
+becomes: identity = ObjectIdentifier(defaults)
+tests: StoredKeyTests|DefaultsPortTests
 LIST
 )
 

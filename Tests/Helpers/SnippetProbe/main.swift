@@ -8,7 +8,7 @@
 // FORM: app-storage (the `RawCodable` wrapper `@AppStorage` stores: JSON text),
 // defaults (sindresorhus/Defaults: JSON text with sorted keys; arrays and dictionaries of it),
 // plist-data, xml-plist-data (`PropertyListEncoder` into a `Data` value),
-// native (a `[String: Any]` dictionary, or a plain value, as `UserDefaults.set` takes it).
+// native (a `[String: Any]` dictionary made by hand, as `UserDefaults.set` takes it).
 import Foundation
 
 struct Book: Codable, Equatable {
@@ -67,6 +67,9 @@ struct Case<Value: Codable & Equatable> {
             let encoder = PropertyListEncoder()
             encoder.outputFormat = .xml
             defaults.set(try encoder.encode(first), forKey: key)
+        case "native":
+            guard let book = first as? Book else { throw Failure("the native snippet stores a Book") }
+            defaults.set(dictionary(book), forKey: key)
         default:
             throw Failure("unknown form \(form)")
         }
@@ -94,6 +97,8 @@ struct Case<Value: Codable & Equatable> {
             return DefaultsBridge.deserialize(object, as: Value.self)
         case "plist-data", "xml-plist-data":
             return defaults.data(forKey: key).flatMap { try? PropertyListDecoder().decode(Value.self, from: $0) }
+        case "native":
+            return defaults.dictionary(forKey: key).flatMap(book(from:)) as? Value
         default:
             return nil
         }
@@ -109,6 +114,21 @@ struct Case<Value: Codable & Equatable> {
             print(value == first ? "read first" : value == second ? "read second" : "read \(String(describing: value))")
         }
     }
+}
+
+/// The `[String: Any]` snippet: a model kept as a dictionary of property-list objects by hand.
+func dictionary(_ book: Book) -> [String: Any] {
+    var dictionary: [String: Any] = ["title": book.title, "pages": book.pages, "published": book.published]
+    if let link = book.link { dictionary["link"] = link.absoluteString }
+    return dictionary
+}
+
+func book(from dictionary: [String: Any]) -> Book? {
+    guard let title = dictionary["title"] as? String, let pages = dictionary["pages"] as? Int,
+        let published = dictionary["published"] as? Date
+    else { return nil }
+    return Book(
+        title: title, pages: pages, published: published, link: (dictionary["link"] as? String).flatMap(URL.init))
 }
 
 struct Failure: Error, CustomStringConvertible {
