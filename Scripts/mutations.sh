@@ -1164,10 +1164,10 @@ tests: SnippetFormTests
 
 name: JSON text per element is not parsed in nested arrays and dictionaries
 file: Sources/RawCodingStores/Store/StoredForm.swift
-after: case .array(let elements):
+after: func parse(_ tree: StoredValue) -> StoredValue? {
 line: guard let element = parse(element) else { return nil }
 becomes: guard case .string = element, let element = parse(element) else { return nil }
-tests: DefaultsPortTests
+tests: SnippetFormTests
 
 name: writing in the native form sets no payload of another form aside
 file: Sources/RawCodingStores/Store/KeyValueStore+WriteBack.swift
@@ -1211,11 +1211,11 @@ line: return registrations.remove(at: index)
 becomes: registrations.remove(at: index); return nil
 tests: StoredKeyTests
 
-name: a key's closure default is made once, not again on reset
+name: a closure default is made once, when the property is, not again on reset
 file: Sources/RawCodingStores/Property/StoredProperty.swift
-after: public func reset() throws(RawCodingError) {
-line: try commit(makeDefault(), writing: nil)
-becomes: try commit(cachedValue, writing: nil)
+after: _ key: String, store: any KeyValueStore, writing: StoredWriting, makeDefault: @escaping @Sendable () -> Value
+line: self.makeDefault = makeDefault
+becomes: self.makeDefault = { [value = makeDefault()] in value }
 tests: StoredKeyTests|DefaultsPortTests
 
 name: keys on two instances of one suite differ

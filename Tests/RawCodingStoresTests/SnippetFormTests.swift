@@ -83,6 +83,18 @@ import Testing
             form, "shelf", first: ["a": Self.moby, "b": Self.emma], second: ["c": Self.emma], placeholder: [:])
     }
 
+    /// Defaults nests its collections' bridges: an array of arrays, or a dictionary of arrays,
+    /// of `Codable` values holds JSON text at the innermost level.
+    @Test func nestedCollectionsOfJSONTextRead() throws {
+        let store = InMemoryStore()
+        let moby =
+            #"{"link":"https:\/\/example.com\/books\/moby-dick?edition=1","pages":635,"published":-4708307200,"title":"Moby-Dick"}"#
+        try store.write(.array([.array([.string(moby)])]), forKey: "nested")
+        try store.write(.dictionary(["a": .array([.string(moby)])]), forKey: "shelves")
+        #expect(try store.value([[Book]].self, forKey: "nested") == [[Self.moby]])
+        #expect(try store.value([String: [Book]].self, forKey: "shelves") == ["a": [Self.moby]])
+    }
+
     /// A `String` holding JSON text stays that text: it decodes as a string, natively.
     @Test func aStringHoldingJSONTextStaysAString() throws {
         let store = InMemoryStore()
