@@ -5,12 +5,15 @@ import RawCoding
 /// compared and kept in sets, read and written anywhere (what `Defaults.Key` is to Defaults).
 ///
 /// ```swift
-/// extension StoredKey where Value == Bool {
+/// extension StoredKeys {
 ///     static let showsPreview = StoredKey("showsPreview", store: UserDefaultsStore.standard, defaultValue: true)
 /// }
-/// StoredKey.showsPreview.value.toggle()
-/// @Stored(.showsPreview) var showsPreview       // in a model: the same property
+/// StoredKeys.showsPreview.value.toggle()
+/// @Stored(StoredKeys.showsPreview) var showsPreview     // in a model: the same property
 /// ```
+///
+/// (A generic type has no static stored properties, so keys are declared in ``StoredKeys``, or
+/// in a namespace of the app's own.)
 ///
 /// The key's ``property`` is made at its first use and shared by every copy of the key, so every
 /// reader sees one cached, observable value. Two keys are equal when they have the same name in
@@ -121,14 +124,15 @@ public protocol AnyStoredKey: Sendable {
     func reset() throws(RawCodingError)
 }
 
-/// What several keys do together.
+/// Where an app declares its keys (`extension StoredKeys { static let volume = StoredKey(…) }`,
+/// as `Defaults.Keys`), and what several keys do together.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 public enum StoredKeys {
     /// The values of several keys now, then again each time any of them changes, from any
     /// writer the stores report.
     ///
     /// ```swift
-    /// for await (name, volume) in StoredKeys.values(.userName, .volume) { … }
+    /// for await (name, volume) in StoredKeys.values(StoredKeys.userName, StoredKeys.volume) { … }
     /// ```
     /// - Parameter keys: The keys.
     /// - Returns: The stream; it keeps the newest 16 tuples if the consumer falls behind.
