@@ -9,7 +9,7 @@ import RawCoding
 ///     static let showsPreview = StoredKey("showsPreview", store: UserDefaultsStore.standard, defaultValue: true)
 /// }
 /// StoredKeys.showsPreview.value.toggle()
-/// @Stored(StoredKeys.showsPreview) var showsPreview     // in a model: the same property
+/// @Stored(StoredKeys.showsPreview) var showsPreview: Bool     // in a model: the same property
 /// ```
 ///
 /// (A generic type has no static stored properties, so keys are declared in ``StoredKeys``, or
