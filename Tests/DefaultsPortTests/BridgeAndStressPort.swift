@@ -57,12 +57,7 @@ enum BridgePort {
             #expect(read == .beta)
         },
         DefaultsCase(file, "testOptionalBridge") { (suite: PortSuite) throws in
-            let key: StoredKey<String?> = suite.key("optionalBridge")
-            #expect(key.value == nil)
-            key.value = "value"
-            #expect(key.value == "value")
-            key.value = nil
-            #expect(suite.defaults.object(forKey: "optionalBridge") == nil)
+            try expectAnOptionalStringRoundTrips(suite, "optionalBridge", "value")
         },
         DefaultsCase(file, "testArrayBridge") { (suite: PortSuite) throws in
             try roundTrip(

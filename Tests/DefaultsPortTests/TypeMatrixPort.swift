@@ -99,15 +99,15 @@ enum TypeMatrixPort {
             #expect(try suite.persisted(key.name, default: CodableEnum.tenMinutes) == .halfHour)
         },
         DefaultsCase("DefaultsCustomBridgeTests", "testRecursiveKey") { (suite: PortSuite) throws in
-            let start = PlainHourMinuteTime(hour: 1, minute: 0)
-            let end = PlainHourMinuteTime(hour: 2, minute: 0)
-            let range = PlainHourMinuteTimeRange(start: start, end: end)
+            let start = PlainHourMinuteTime(1, 0)
+            let end = PlainHourMinuteTime(2, 0)
+            let range = PlainHourMinuteTimeRange(start, end)
             let key = suite.key("independentCustomBridgeRecursiveKey", default: range)
-            #expect(key.value.start.hour == range.start.hour)
-            key.value = PlainHourMinuteTimeRange(start: start, end: PlainHourMinuteTime(hour: 3, minute: 30))
-            #expect(key.value.end.minute == 30)
+            #expect(key.value.first.first == range.first.first)
+            key.value = PlainHourMinuteTimeRange(start, PlainHourMinuteTime(3, 30))
+            #expect(key.value.second.second == 30)
             #expect(suite.defaults.array(forKey: key.name)?.count == 2)
-            #expect(try suite.persisted(key.name, default: range).end.hour == 3)
+            #expect(try suite.persisted(key.name, default: range).second.first == 3)
         },
         DefaultsCase("DefaultsAnySeriliazableTests", "testReadMeExample") { (suite: PortSuite) throws in
             let any = suite.key("anyKey", default: StoredValue.string("🦄"))
@@ -302,42 +302,28 @@ struct User: Codable, Sendable, Hashable {
     var password: String
 }
 
-/// Defaults' `PlainHourMinuteTime`, bridged to `[Int]`: here encoded as an array.
-struct PlainHourMinuteTime: Codable, Sendable, Equatable {
-    var hour: Int
-    var minute: Int
-    init(hour: Int, minute: Int) {
-        self.hour = hour
-        self.minute = minute
+/// Two values kept as a two-element array: Defaults' `PlainHourMinuteTime` (bridged to
+/// `[Int]`) and `PlainHourMinuteTimeRange` (bridged recursively through its bounds' bridge).
+struct Pair<Element: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    var first: Element
+    var second: Element
+    init(_ first: Element, _ second: Element) {
+        self.first = first
+        self.second = second
     }
     init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
-        hour = try container.decode(Int.self)
-        minute = try container.decode(Int.self)
+        first = try container.decode(Element.self)
+        second = try container.decode(Element.self)
     }
     func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
-        try container.encode(hour)
-        try container.encode(minute)
+        try container.encode(first)
+        try container.encode(second)
     }
 }
 
-/// Defaults' `PlainHourMinuteTimeRange`, bridged recursively through its bounds' bridge.
-struct PlainHourMinuteTimeRange: Codable, Sendable, Equatable {
-    var start: PlainHourMinuteTime
-    var end: PlainHourMinuteTime
-    init(start: PlainHourMinuteTime, end: PlainHourMinuteTime) {
-        self.start = start
-        self.end = end
-    }
-    init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        start = try container.decode(PlainHourMinuteTime.self)
-        end = try container.decode(PlainHourMinuteTime.self)
-    }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        try container.encode(start)
-        try container.encode(end)
-    }
-}
+/// An hour and a minute.
+typealias PlainHourMinuteTime = Pair<Int>
+/// A start and an end.
+typealias PlainHourMinuteTimeRange = Pair<PlainHourMinuteTime>

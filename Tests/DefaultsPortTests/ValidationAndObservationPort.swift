@@ -58,12 +58,7 @@ enum ValidationPort {
             #expect(try suite.store.read(forKey: key.name) == nil)
         },
         DefaultsCase(file, "testOptionalKeyDefaultBehavior") { (suite: PortSuite) throws in
-            let key: StoredKey<String?> = suite.key("optionalTest")
-            #expect(key.value == nil)
-            key.value = "test"
-            #expect(key.value == "test")
-            key.value = nil
-            #expect(key.value == nil)
+            try expectAnOptionalStringRoundTrips(suite, "optionalTest", "test")
         },
         DefaultsCase(file, "testDynamicDefaultValue") { (suite: PortSuite) throws in
             let dynamic = Box("initial")
@@ -149,6 +144,28 @@ enum ValidationPort {
     ]
 }
 
+/// An optional string key reads `nil`, then a value, then `nil` again, and `nil` is no object.
+func expectAnOptionalStringRoundTrips(_ suite: PortSuite, _ name: String, _ value: String) throws {
+    let key: StoredKey<String?> = suite.key(name)
+    #expect(key.value == nil)
+    key.value = value
+    #expect(key.value == value)
+    key.value = nil
+    #expect(key.value == nil)
+    #expect(suite.defaults.object(forKey: name) == nil)
+}
+
+/// An observer counts one change, is cancelled, and does not count the next.
+func expectNothingAfterCancelling(_ suite: PortSuite, _ before: String, then after: String) throws {
+    let key = suite.key("observationTest", default: "initial")
+    let count = Box(0)
+    let observation = suite.store.observe { if $0.affects(key.name) { count.value += 1 } }
+    key.value = before
+    observation.cancel()
+    key.value = after
+    #expect(count.value == 1)
+}
+
 /// `DefaultsObservationAdvancedTests.swift`: observers, streams, several keys.
 enum ObservationPort {
     static let file = "DefaultsObservationAdvancedTests"
@@ -185,13 +202,7 @@ enum ObservationPort {
             second.cancel()
         },
         DefaultsCase(file, "testObservationInvalidation") { (suite: PortSuite) throws in
-            let key = suite.key("observationTest", default: "initial")
-            let count = Box(0)
-            let observation = suite.store.observe { if $0.affects(key.name) { count.value += 1 } }
-            key.value = "test1"
-            observation.cancel()
-            key.value = "test2"
-            #expect(count.value == 1)
+            try expectNothingAfterCancelling(suite, "test1", then: "test2")
         },
         DefaultsCase(
             file, "testLifetimeTiedObservation",
@@ -211,13 +222,7 @@ enum ObservationPort {
         DefaultsCase(
             file, "testObservationLifetimeTieRemoval", .keptDifference("\(noInitial); cancel() ends an observation")
         ) { (suite: PortSuite) throws in
-            let key = suite.key("observationTest", default: "initial")
-            let count = Box(0)
-            let observation = suite.store.observe { if $0.affects(key.name) { count.value += 1 } }
-            key.value = "after_tie_removal"
-            observation.cancel()
-            key.value = "after_invalidation"
-            #expect(count.value == 1)
+            try expectNothingAfterCancelling(suite, "after_tie_removal", then: "after_invalidation")
         },
         DefaultsCase(file, "testConcurrentObservation") { (suite: PortSuite) async throws in
             let key = suite.key("concurrentObservation", default: 0)

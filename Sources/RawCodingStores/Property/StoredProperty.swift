@@ -54,7 +54,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     private let loaded = Locked<Loaded?>(nil)
     /// Serializes this property's writes, so the loaded state ends as the store does. An
     /// observer of a write may write this property again from inside it, on the same thread.
-    private let writeLock = RecursiveLock()
+    private let writeLock = Lock(NSRecursiveLock())
     /// This property's writes so far, counted under `writeLock`: a write that finds the count
     /// moved on after the store's step made a write inside it (an observer's), which is newer.
     nonisolated(unsafe) private var writes: UInt64 = 0
