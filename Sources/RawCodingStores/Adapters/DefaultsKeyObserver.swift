@@ -22,7 +22,8 @@ final class DefaultsKeyObserver: Sendable {
 
         /// Runs a change the stores make, which their own notice reports.
         func storesOwnChange<Output>(_ body: () throws(RawCodingError) -> Output) throws(RawCodingError) -> Output {
-            let result = Observer.$changingThroughStore.withValue(true) { () -> Result<Output, RawCodingError> in
+            let result = Observer.$changing.withValue(ObjectIdentifier(observer)) {
+                () -> Result<Output, RawCodingError> in
                 do throws(RawCodingError) {
                     return .success(try body())
                 } catch {
@@ -33,9 +34,11 @@ final class DefaultsKeyObserver: Sendable {
         }
 
         private final class Observer: NSObject, @unchecked Sendable {
-            /// Set while the stores change the suite: key-value observing reports such a
-            /// change at once, on the same thread.
-            @TaskLocal static var changingThroughStore = false
+            /// The observer of the stores changing the suite now, on this thread: key-value
+            /// observing reports such a change at once, on the same thread, and that observer's
+            /// broadcaster reports it already. Another observer of the suite (the stores made
+            /// on a `UserDefaults` object, not by suite name) reports it to its own.
+            @TaskLocal static var changing: ObjectIdentifier?
 
             private let defaults: UserDefaults
             private weak var broadcaster: StoreChangeBroadcaster?
@@ -56,7 +59,7 @@ final class DefaultsKeyObserver: Sendable {
                 forKeyPath keyPath: String?, of object: Any?, change: [NSKeyValueChangeKey: Any]?,
                 context: UnsafeMutableRawPointer?
             ) {
-                guard let keyPath, !Self.changingThroughStore else { return }
+                guard let keyPath, Self.changing != ObjectIdentifier(self) else { return }
                 broadcaster?.send(forKey: keyPath, from: nil)
             }
 
