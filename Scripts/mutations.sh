@@ -1102,9 +1102,9 @@ tests: SinkEncodingTests|FoundationCoderPortTests
 
 name: async store calls run on the calling task, blocking the concurrency pool
 file: Sources/RawCodingStores/Store/StoreThreads.swift
-after: private func enqueue(_ job: Waiting) -> UInt64 {
+after: private func enqueue(_ job: @escaping @Sendable () -> Void) {
 line: condition.lock()
-becomes: if Bool(true) { job.run(); return 0 }; condition.lock()
+becomes: if Bool(true) { return job() }; condition.lock()
 tests: aHeldLockLeavesThePoolFree
 
 name: stores do not check cancellation before they write
