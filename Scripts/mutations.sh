@@ -1224,26 +1224,6 @@ after: if let defaults = store as? UserDefaultsStore {
 line: identity = defaults.storageName
 becomes: identity = ObjectIdentifier(defaults)
 tests: StoredKeyTests|DefaultsPortTests
-name: a cancelled job that waits for a thread is answered only when a thread takes it
-file: Sources/RawCodingStores/Store/StoreThreads.swift
-after: private func dequeue(_ number: UInt64) {
-line: let job = state.waiting.removeValue(forKey: number)
-becomes: let job: Waiting? = nil; _ = number
-tests: StoreThreadsTests
-
-name: the store threads' queue keeps finished jobs while others wait
-file: Sources/RawCodingStores/Store/StoreThreads.swift
-after: mutating func take() -> Waiting? {
-line: if let job = waiting.removeValue(forKey: number) { return job }
-becomes: if let job = waiting[number] { return job }
-tests: StoreThreadsTests
-
-name: a burst waits for idle threads that were signalled but are not awake
-file: Sources/RawCodingStores/Store/StoreThreads.swift
-after: state.order.append(number)
-line: let start = state.waiting.count > state.idle && state.running < width
-becomes: let start = state.idle == 0 && state.running < width
-tests: StoreThreadsTests
 LIST
 )
 

@@ -13,51 +13,17 @@ import RawCoding
 /// its `async` API, so that a call waiting for a lock or a round trip holds none of the Swift
 /// concurrency pool's few threads.
 ///
-/// Up to `width` threads run jobs in the order they came; a thread starts whenever the jobs
-/// waiting outnumber the idle threads (one signalled but not yet awake counts as idle, so a
-/// burst would otherwise wait for it), and ends after a second without work, so an idle store
-/// holds no thread. A job is released as it is taken, so a steady backlog holds only the jobs
-/// still waiting; a job whose task is cancelled while it waits is taken out of the queue and its
-/// caller answered at once.
+/// Up to `width` threads run jobs in the order they came; a thread starts when a job finds every
+/// running one busy, and ends after a second without work, so an idle store holds no thread.
 package final class StoreThreads: @unchecked Sendable {
     /// The threads of stores that bring none of their own (stores written outside this package).
     package static let shared = StoreThreads(name: "RawCodingStores", width: 4)
 
-    /// A job waiting for a thread: what runs it, and what answers its caller if it is cancelled
-    /// first.
-    private struct Waiting {
-        var run: @Sendable () -> Void
-        var cancel: @Sendable () -> Void
-    }
-
     private struct State {
-        /// The waiting jobs by number; a job taken or cancelled is removed, and released.
-        var waiting: [UInt64: Waiting] = [:]
-        /// The numbers in the order the jobs came, from `head` on; a number whose job is gone
-        /// (cancelled) is skipped.
-        var order: [UInt64] = []
+        var queue: [@Sendable () -> Void] = []
         var head = 0
-        var next: UInt64 = 0
         var running = 0
         var idle = 0
-
-        /// Takes the oldest waiting job, if any.
-        mutating func take() -> Waiting? {
-            while head < order.count {
-                let number = order[head]
-                head += 1
-                if head == order.count {
-                    order.removeAll(keepingCapacity: true)
-                    head = 0
-                } else if head >= 1024 && head * 2 >= order.count {
-                    // Numbers already taken go, so the order holds about as many as wait.
-                    order.removeFirst(head)
-                    head = 0
-                }
-                if let job = waiting.removeValue(forKey: number) { return job }
-            }
-            return nil
-        }
     }
 
     private let name: String
@@ -81,41 +47,23 @@ package final class StoreThreads: @unchecked Sendable {
         in store: Any.Type, key: String?, _ work: @escaping @Sendable () throws(RawCodingError) -> Result
     ) async throws(RawCodingError) -> Result {
         let job = StoreJob(store: store, key: key)
-        let number = Locked<UInt64?>(nil)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Swift.Result<Result, RawCodingError>, Never>) in
-                let queued = enqueue(
-                    Waiting(
-                        run: { continuation.resume(returning: job.run(work)) },
-                        cancel: { continuation.resume(returning: .failure(job.cancellation)) }))
-                // A cancellation that came before the job was queued finds no number: it set the
-                // job's flag, and the job, when taken, answers without running.
-                number.withLock { $0 = queued }
-                if job.isCancelled { dequeue(queued) }
+                enqueue {
+                    continuation.resume(returning: job.run(work))
+                }
             }
         } onCancel: {
             job.cancel()
-            if let queued = number.withLock({ $0 }) { dequeue(queued) }
         }
         return try outcome.get()
     }
 
-    /// How many jobs wait for a thread (for tests that line jobs up).
-    package var waitingCount: Int {
+    private func enqueue(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
-        defer { condition.unlock() }
-        return state.waiting.count
-    }
-
-    /// Queues `job` and returns its number.
-    private func enqueue(_ job: Waiting) -> UInt64 {
-        condition.lock()
-        let number = state.next
-        state.next += 1
-        state.waiting[number] = job
-        state.order.append(number)
-        let start = state.waiting.count > state.idle && state.running < width
+        state.queue.append(job)
+        let start = state.idle == 0 && state.running < width
         if start { state.running += 1 }
         condition.signal()
         condition.unlock()
@@ -124,32 +72,28 @@ package final class StoreThreads: @unchecked Sendable {
             thread.name = name
             thread.start()
         }
-        return number
-    }
-
-    /// Takes the job numbered `number` out of the queue, if no thread has taken it yet, and
-    /// answers its caller: cancelled.
-    private func dequeue(_ number: UInt64) {
-        condition.lock()
-        let job = state.waiting.removeValue(forKey: number)
-        condition.unlock()
-        job?.cancel()
     }
 
     /// A thread's loop: jobs until none comes for a second.
     private func work() {
         condition.lock()
         while true {
-            if let job = state.take() {
+            if state.head < state.queue.count {
+                let job = state.queue[state.head]
+                state.head += 1
+                if state.head == state.queue.count {
+                    state.queue.removeAll(keepingCapacity: true)
+                    state.head = 0
+                }
                 condition.unlock()
-                job.run()
+                job()
                 condition.lock()
                 continue
             }
             state.idle += 1
             let signalled = condition.wait(until: Date(timeIntervalSinceNow: 1))
             state.idle -= 1
-            if !signalled && state.waiting.isEmpty {
+            if !signalled && state.head == state.queue.count {
                 state.running -= 1
                 condition.unlock()
                 return
@@ -194,9 +138,7 @@ package final class StoreJob: @unchecked Sendable {
 
     /// Runs `body` with `interrupt` called if the task is cancelled meanwhile (at once if it
     /// already is): how a blocking call that can be stopped from another thread is stopped.
-    /// `interrupt` runs under the job's lock, so it never runs after this returns, and never on
-    /// the thread that cancelled the task: that is a concurrency-pool thread, and an interrupt
-    /// may block (a PostgreSQL cancel request connects to the server).
+    /// `interrupt` runs under the job's lock, so it never runs after this returns.
     package func whileRunning<Result>(
         interrupt: @escaping @Sendable () -> Void, _ body: () throws(RawCodingError) -> Result
     ) throws(RawCodingError) -> Result {
@@ -209,13 +151,10 @@ package final class StoreJob: @unchecked Sendable {
     }
 
     func cancel() {
-        let interrupting = lock.withLock { () -> Bool in
+        lock.withLock {
             cancelled = true
-            return interrupt != nil
+            interrupt?()
         }
-        guard interrupting else { return }
-        // The interrupt runs if the work still runs when this thread takes the lock.
-        Thread.detachNewThread { [self] in lock.withLock { interrupt?() } }
     }
 
     /// Runs `work` as the current thread's job, unless the task was cancelled before it started.
