@@ -760,7 +760,7 @@ tests: StoreContractTests|AdapterTests
 name: a property's own write shows observers the old value
 file: Sources/RawCodingStores/Property/StoredProperty.swift
 after: let changesBefore = flags.withLock { flags in
-line: cache(shown, in: &flags)
+line: cachedValue = shown
 becomes: _ = shown
 tests: adapterMeetsTheContract
 

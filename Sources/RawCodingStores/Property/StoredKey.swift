@@ -146,7 +146,7 @@ public enum StoredKeys {
         for key in repeat each keys { names.append((key.name, key.store)) }
         // Yields happen under this lock, so a change and the first value never cross.
         let order = Lock()
-        let observations = observe(names) { order.withLock { _ = continuation.yield(read()) } }
+        let observations = observe(names) { _ in order.withLock { _ = continuation.yield(read()) } }
         order.withLock { _ = continuation.yield(read()) }
         continuation.onTermination = { _ in
             for observation in observations { observation.cancel() }
@@ -160,17 +160,9 @@ public enum StoredKeys {
     /// - Returns: The stream; it keeps the newest 64 names if the consumer falls behind.
     public static func changes(_ keys: [any AnyStoredKey]) -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
-        var observations: [StoreObservation] = []
-        for key in keys {
-            let name = key.name
-            observations.append(
-                key.store.observe { change in
-                    if change.affects(name) { continuation.yield(name) }
-                })
-        }
-        let kept = observations
+        let observations = observe(keys.map { ($0.name, $0.store) }) { name in continuation.yield(name) }
         continuation.onTermination = { _ in
-            for observation in kept { observation.cancel() }
+            for observation in observations { observation.cancel() }
         }
         return stream
     }
@@ -182,13 +174,13 @@ public enum StoredKeys {
         for key in keys { try key.reset() }
     }
 
-    /// Observes each named key, calling `changed` for each change of any of them.
+    /// Observes each named key, calling `changed` with its name for each change of any of them.
     private static func observe(
-        _ keys: [(String, any KeyValueStore)], _ changed: @escaping @Sendable () -> Void
+        _ keys: [(String, any KeyValueStore)], _ changed: @escaping @Sendable (String) -> Void
     ) -> [StoreObservation] {
         keys.map { name, store in
             store.observe { change in
-                if change.affects(name) { changed() }
+                if change.affects(name) { changed(name) }
             }
         }
     }

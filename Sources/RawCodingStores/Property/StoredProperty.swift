@@ -193,7 +193,7 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
                 let removes = written == nil || (valueIsOptional && Self.isNone(value))
                 let shown = removes ? makeDefault() : value
                 let changesBefore = flags.withLock { flags in
-                    cache(shown, in: &flags)
+                    cachedValue = shown
                     flags.cached = true
                     return flags.changes
                 }
@@ -280,14 +280,9 @@ public final class StoredProperty<Value: Codable & Sendable>: Observable, Sendab
     private func keep(_ state: Loaded, in loaded: inout Loaded?) {
         loaded = state
         flags.withLock { flags in
-            cache(state.value, in: &flags)
+            cachedValue = state.value
             flags.cached = true
         }
-    }
-
-    /// Puts `value` where reads find it; the caller holds `flags`' lock.
-    private func cache(_ value: Value, in flags: inout StoredPropertyFlags) {
-        cachedValue = value
     }
 
     /// The loaded state, reading the store if nothing is loaded or the store changed.

@@ -106,9 +106,11 @@ extension StoredForm {
                 throw nativeError
             }
             // Bytes with a property list's signature that do not read: the reader says why.
-            let parsed = try PropertyListCodec(format: .binary).readTree(from: bytes)
+            // (The reader takes either layout, whatever the codec writes.)
+            let propertyList = PropertyListCodec(format: .binary)
+            let parsed = try propertyList.readTree(from: bytes)
             return try decodeOther(
-                type, tree: parsed, codec: PropertyListCodec(format: .binary), form: form, defaultValue: defaultValue
+                type, tree: parsed, codec: propertyList, form: form, defaultValue: defaultValue
             ) { $0 }
         case .array, .dictionary:
             guard let parsed = parsingElements(of: tree) else { throw nativeError }
